@@ -1,0 +1,71 @@
+# Entry points of the suite. `make demo` and `make test` do all of their own set-up, idempotently.
+# Run `make help` for the list.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+.DELETE_ON_ERROR:
+
+# The Rust toolchain for the kernel and for our tools: the channel in rust-toolchain.toml.
+TOOLCHAIN := $(shell sed -n 's/^channel *= *"\(.*\)"/\1/p' rust-toolchain.toml)
+export RUSTUP_TOOLCHAIN := $(TOOLCHAIN)
+BINDGEN_VERSION := 0.73.2
+
+# Everything large lives outside the repository: the kernel trees, build logs, QEMU work files
+# and our tools prefix (bindgen).
+CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/rust-kernel-tools
+TOOLS_PREFIX := $(CACHE)/tools
+export PATH := $(TOOLS_PREFIX)/bin:$(PATH)
+KERNEL_TARBALL ?= /usr/src/linux-source-6.12.tar.xz
+
+# The kernel tree the tools run against: ours (prepared from KERNEL_TARBALL and demo-kernel/),
+# or the user's own configured and built tree with KERNEL_SRC= (and KERNEL_OBJ= for an O= build).
+ifdef KERNEL_SRC
+KERNEL_OBJ ?= $(KERNEL_SRC)
+TREE_ARGS = --srctree $(KERNEL_SRC) --objtree $(KERNEL_OBJ)
+else
+KERNEL_SRC := $(CACHE)/linux-6.12/srctree
+KERNEL_OBJ := $(CACHE)/linux-6.12/objtree
+TREE_ARGS = --srctree $(KERNEL_SRC) --objtree $(KERNEL_OBJ) \
+	--tarball $(KERNEL_TARBALL) --demo-kernel $(CURDIR)/demo-kernel --log-dir $(CACHE)/logs
+endif
+export KERNEL_SRC KERNEL_OBJ
+
+CARGO := cargo
+WORKBENCH := $(CURDIR)/target/debug/workbench
+
+.PHONY: help setup tools kernel demo test check bench clean-cache
+
+help: ## List the targets
+	@echo "Rust-for-Linux developer tools. The two commands:"
+	@echo "  make demo    build the demo kernel, boot it in QEMU, run each tool against it"
+	@echo "  make test    every test, unit and integration, including QEMU boots"
+	@echo
+	@echo "All targets:"
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | awk -F'\t' '{printf "  %-14s %s\n", $$1, $$2}'
+	@echo
+	@echo "Variables: KERNEL_SRC= KERNEL_OBJ= (use your own built tree), CACHE= (default $(CACHE))"
+
+setup: ## Install Debian packages, Rust components and bindgen (idempotent)
+	@tools/setup.sh $(TOOLCHAIN) $(TOOLS_PREFIX) $(BINDGEN_VERSION)
+
+tools: setup ## Build the suite's binaries
+	$(CARGO) build --locked --workspace --bins
+
+kernel: tools ## Prepare and build the demo kernel (or check KERNEL_SRC/KERNEL_OBJ)
+	$(WORKBENCH) kernel $(TREE_ARGS)
+
+demo: tools ## The main job: kernel, QEMU boot with the Rust samples, each tool, a summary
+	$(WORKBENCH) demo $(TREE_ARGS) --work-dir $(CACHE)/demo
+
+check: setup ## Format and clippy checks of our own code
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --locked --workspace --all-targets -- -D warnings
+
+test: kernel check ## Every test: unit, integration and QEMU boots of the demo kernel
+	$(CARGO) test --locked --workspace
+
+bench: tools ## Benchmarks: each tool against its anchor, as ratios in one run
+	@echo "bench: no comparisons registered yet; each tool adds its own here as it lands"
+
+clean-cache: ## Remove the kernel trees, logs and tools prefix in $(CACHE)
+	rm -rf $(CACHE)

@@ -1,0 +1,188 @@
+//! `.config` files and config fragments: `CONFIG_FOO=y`, `# CONFIG_FOO is not set`.
+
+use std::collections::BTreeMap;
+
+/// The options of a `.config` or of a fragment, by name without the `CONFIG_` prefix.
+///
+/// Values are kept as written (`y`, `m`, `"string"`, `0x10`); "is not set" is `n`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Config {
+    options: BTreeMap<String, String>,
+}
+
+/// A line that is neither an option, a comment nor blank.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {message}: `{text}`")]
+pub struct ConfigError {
+    /// 1-based line number.
+    pub line: usize,
+    /// What is wrong with it.
+    pub message: &'static str,
+    /// The line itself.
+    pub text: String,
+}
+
+/// An option that a fragment asked for and the resulting `.config` does not have.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unmet {
+    /// Name without `CONFIG_`.
+    pub name: String,
+    /// What the fragment asked for.
+    pub wanted: String,
+    /// What the `.config` has (`n` when absent).
+    pub got: String,
+}
+
+impl Config {
+    /// Parses `.config` or fragment text.
+    pub fn parse(text: &str) -> Result<Config, ConfigError> {
+        let mut options = BTreeMap::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.trim();
+            let error = |message| ConfigError { line: i + 1, message, text: raw.to_owned() };
+            if line.is_empty() {
+                continue;
+            }
+            if let Some(comment) = line.strip_prefix('#') {
+                if let Some(name) = comment
+                    .trim()
+                    .strip_prefix("CONFIG_")
+                    .and_then(|rest| rest.strip_suffix(" is not set"))
+                {
+                    options.insert(name.to_owned(), "n".to_owned());
+                }
+                continue;
+            }
+            let Some((name, value)) = line.split_once('=') else {
+                return Err(error("expected `CONFIG_NAME=value`"));
+            };
+            let Some(name) = name.trim().strip_prefix("CONFIG_") else {
+                return Err(error("option names start with `CONFIG_`"));
+            };
+            if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                return Err(error("option names are letters, digits and `_`"));
+            }
+            let value = value.trim();
+            if value.is_empty() {
+                return Err(error("missing value (use `# CONFIG_NAME is not set` to disable)"));
+            }
+            options.insert(name.to_owned(), value.to_owned());
+        }
+        Ok(Config { options })
+    }
+
+    /// The value of `name` (with or without the `CONFIG_` prefix), if present.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        let name = name.strip_prefix("CONFIG_").unwrap_or(name);
+        self.options.get(name).map(String::as_str)
+    }
+
+    /// Whether `name` is `y` or `m`.
+    pub fn is_enabled(&self, name: &str) -> bool {
+        matches!(self.get(name), Some("y" | "m"))
+    }
+
+    /// All options, sorted by name.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.options.iter().map(|(k, v)| (k.as_str(), v.as_str()))
+    }
+
+    /// The options of `fragment` that this config does not have as asked.
+    pub fn unmet(&self, fragment: &Config) -> Vec<Unmet> {
+        fragment
+            .iter()
+            .filter_map(|(name, wanted)| {
+                let got = self.get(name).unwrap_or("n");
+                (got != wanted).then(|| Unmet {
+                    name: name.to_owned(),
+                    wanted: wanted.to_owned(),
+                    got: got.to_owned(),
+                })
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::{Expect, expect};
+
+    use super::*;
+
+    fn check(text: &str, expect: Expect) {
+        let actual = match Config::parse(text) {
+            Ok(config) => config.iter().map(|(k, v)| format!("{k}={v}\n")).collect::<String>(),
+            Err(e) => format!("error: {e}\n"),
+        };
+        expect.assert_eq(&actual);
+    }
+
+    #[test]
+    fn options_comments_and_not_set() {
+        check(
+            "#\n# Automatically generated file; DO NOT EDIT.\n#\nCONFIG_RUST=y\n\
+             CONFIG_SAMPLE_RUST_MINIMAL=m\n# CONFIG_WERROR is not set\n\
+             CONFIG_LOCALVERSION=\"\"\nCONFIG_LOG_BUF_SHIFT=17\n",
+            expect![[r#"
+                LOCALVERSION=""
+                LOG_BUF_SHIFT=17
+                RUST=y
+                SAMPLE_RUST_MINIMAL=m
+                WERROR=n
+            "#]],
+        );
+    }
+
+    #[test]
+    fn bad_lines_are_named() {
+        check(
+            "CONFIG_RUST=y\nRUST=y\n",
+            expect![[r#"
+            error: line 2: option names start with `CONFIG_`: `RUST=y`
+        "#]],
+        );
+        check(
+            "CONFIG_RUST\n",
+            expect![[r#"
+            error: line 1: expected `CONFIG_NAME=value`: `CONFIG_RUST`
+        "#]],
+        );
+        check(
+            "CONFIG_RUST=\n",
+            expect![[r#"
+            error: line 1: missing value (use `# CONFIG_NAME is not set` to disable): `CONFIG_RUST=`
+        "#]],
+        );
+        check(
+            "CONFIG_RU ST=y\n",
+            expect![[r#"
+            error: line 1: option names are letters, digits and `_`: `CONFIG_RU ST=y`
+        "#]],
+        );
+    }
+
+    #[test]
+    fn unmet_options_of_a_fragment() {
+        let config =
+            Config::parse("CONFIG_RUST=y\nCONFIG_MODULES=y\nCONFIG_SAMPLE_RUST_PRINT=y\n").unwrap();
+        let fragment = Config::parse(
+            "CONFIG_RUST=y\nCONFIG_SAMPLE_RUST_PRINT=m\nCONFIG_KALLSYMS_ALL=y\n# CONFIG_MODULES is not set\n",
+        )
+        .unwrap();
+        let unmet: Vec<String> = config
+            .unmet(&fragment)
+            .iter()
+            .map(|u| format!("{} wanted {} got {}", u.name, u.wanted, u.got))
+            .collect();
+        assert_eq!(
+            unmet,
+            [
+                "KALLSYMS_ALL wanted y got n",
+                "MODULES wanted n got y",
+                "SAMPLE_RUST_PRINT wanted m got y"
+            ]
+        );
+        assert!(config.is_enabled("CONFIG_RUST"));
+        assert!(!config.is_enabled("KALLSYMS_ALL"));
+    }
+}

@@ -1,0 +1,141 @@
+//! `qemu-run`: boots a kernel in QEMU with modules and steps, and reports what happened.
+//!
+//! Exit status: 0 when `/init` ran every step, 1 when the boot went wrong (panic, timeout,
+//! `/init` never reached), 2 when it could not be attempted (missing file, no QEMU).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::Parser;
+use qemu::{Accel, BootConfig, Guest, Outcome};
+
+/// Boot a kernel in QEMU with a generated busybox initramfs and report what happened.
+#[derive(Parser, Debug)]
+#[command(version)]
+struct Args {
+    /// The kernel image, e.g. `$KERNEL_OBJ/arch/x86/boot/bzImage`.
+    #[arg(long)]
+    kernel: PathBuf,
+    /// A module to put in the guest's /lib/modules (repeatable).
+    #[arg(long = "module", value_name = "KO")]
+    modules: Vec<PathBuf>,
+    /// A shell command line for /init to run, in order (repeatable).
+    #[arg(long = "step", value_name = "COMMAND")]
+    steps: Vec<String>,
+    /// Extra kernel command-line arguments.
+    #[arg(long, default_value = "")]
+    append: String,
+    /// Hard limit for the whole boot, in seconds.
+    #[arg(long, default_value_t = 120)]
+    timeout: u64,
+    /// Guest memory in MiB.
+    #[arg(long, default_value_t = 512)]
+    memory: u32,
+    /// Accelerator.
+    #[arg(long, value_enum, default_value_t = Accel::Auto)]
+    accel: Accel,
+    /// Directory for the initramfs and the console log (default: a new temporary directory).
+    #[arg(long)]
+    out_dir: Option<PathBuf>,
+    /// The statically linked busybox to use.
+    #[arg(long, default_value = "/bin/busybox")]
+    busybox: PathBuf,
+    /// The QEMU binary.
+    #[arg(long, default_value = "qemu-system-x86_64")]
+    qemu: PathBuf,
+    /// Print the result as JSON on stdout.
+    #[arg(long)]
+    json: bool,
+    /// Print every console line on stderr as it arrives.
+    #[arg(long, short)]
+    verbose: bool,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    match run(&args) {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("qemu-run: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    let out_dir = match &args.out_dir {
+        Some(dir) => {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            dir.clone()
+        }
+        None => tempfile::Builder::new()
+            .prefix("qemu-run-")
+            .tempdir()
+            .context("cannot create a temporary directory")?
+            .keep(),
+    };
+    let initramfs = out_dir.join("initramfs.cpio");
+    let guest = Guest {
+        busybox: args.busybox.clone(),
+        modules: args.modules.clone(),
+        steps: args.steps.clone(),
+    };
+    qemu::write_initramfs(&guest, &initramfs)?;
+
+    let mut config = BootConfig::new(&args.kernel, &initramfs, &out_dir.join("console.log"));
+    config.qemu = args.qemu.clone();
+    config.append = args.append.clone();
+    config.memory_mib = args.memory;
+    config.accel = args.accel;
+    config.timeout = Duration::from_secs(args.timeout);
+
+    let step = progress::start(&format!("booting {}", args.kernel.display()));
+    let boot = qemu::boot(&config, &mut |line| {
+        if args.verbose {
+            step.println(line);
+        } else {
+            step.message(line);
+        }
+    });
+    let boot = match boot {
+        Ok(boot) => boot,
+        Err(err) => {
+            step.failed();
+            return Err(err.into());
+        }
+    };
+    let outcome = boot.outcome();
+    if outcome == Outcome::Completed {
+        step.done(&boot.describe());
+    } else {
+        step.failed();
+    }
+
+    if args.json {
+        let json = serde_json::json!({ "outcome": outcome, "steps_run": args.steps, "boot": boot });
+        println!("{}", serde_json::to_string_pretty(&json)?);
+    } else {
+        println!("{}", boot.describe());
+        if let Some(note) = &boot.accel_note {
+            println!("{note}");
+        }
+        for (command, step) in args.steps.iter().zip(&boot.console.steps) {
+            let code = step.exit_code.map_or("did not end".to_owned(), |c| format!("exit {c}"));
+            println!("$ {command}    [{code}]");
+            for line in &step.lines {
+                println!("  {line}");
+            }
+        }
+        println!("console log: {}", boot.log.display());
+    }
+    if outcome == Outcome::Completed {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        eprintln!("qemu-run: {}", boot.describe());
+        eprintln!("{}", subprocess::format_tail(&boot.tail).trim_start());
+        Ok(ExitCode::FAILURE)
+    }
+}

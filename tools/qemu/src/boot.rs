@@ -1,0 +1,413 @@
+//! Boots `qemu-system-x86_64` and reports what happened.
+
+use std::collections::VecDeque;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Serialize;
+use subprocess::{Command, Stream};
+
+use crate::console::{Console, parse_console};
+
+/// How many console lines [`Boot::tail`] keeps.
+const TAIL_LINES: usize = 30;
+
+/// Which accelerator QEMU uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Accel {
+    /// KVM when `/dev/kvm` can be opened for reading and writing, TCG otherwise.
+    Auto,
+    /// KVM, or an error when it is not usable.
+    Kvm,
+    /// TCG, QEMU's software emulation.
+    Tcg,
+}
+
+/// How to boot.
+#[derive(Clone, Debug)]
+pub struct BootConfig {
+    /// The QEMU binary.
+    pub qemu: PathBuf,
+    /// The kernel image (`arch/x86/boot/bzImage`).
+    pub kernel: PathBuf,
+    /// The initramfs (see [`crate::write_initramfs`]).
+    pub initramfs: PathBuf,
+    /// Kernel command-line arguments added after the runner's own
+    /// (`console=ttyS0 panic=-1 rdinit=/init`); a later argument wins.
+    pub append: String,
+    /// Guest memory.
+    pub memory_mib: u32,
+    /// The accelerator.
+    pub accel: Accel,
+    /// The hard limit for the whole boot; QEMU is killed when it passes.
+    pub timeout: Duration,
+    /// Where the serial console is written, line by line as it arrives.
+    pub log: PathBuf,
+}
+
+impl BootConfig {
+    /// Defaults: `qemu-system-x86_64` from `PATH`, 512 MiB, KVM if usable, two minutes.
+    pub fn new(kernel: &Path, initramfs: &Path, log: &Path) -> BootConfig {
+        BootConfig {
+            qemu: PathBuf::from("qemu-system-x86_64"),
+            kernel: kernel.to_owned(),
+            initramfs: initramfs.to_owned(),
+            append: String::new(),
+            memory_mib: 512,
+            accel: Accel::Auto,
+            timeout: Duration::from_secs(120),
+            log: log.to_owned(),
+        }
+    }
+}
+
+/// What a boot did.
+#[derive(Clone, Debug, Serialize)]
+pub struct Boot {
+    /// `kvm` or `tcg`.
+    pub accel: &'static str,
+    /// Why TCG was used although `/dev/kvm` exists, if it was.
+    pub accel_note: Option<String>,
+    /// The whole kernel command line.
+    pub cmdline: String,
+    /// What the console showed.
+    pub console: Console,
+    /// The timeout passed and QEMU was killed.
+    pub timed_out: bool,
+    /// How QEMU ended ("exit status 0", "killed by signal 9").
+    pub qemu_status: String,
+    /// QEMU exited with status 0 (the guest rebooted, which `-no-reboot` turns into an exit).
+    pub qemu_ok: bool,
+    /// The full console log.
+    pub log: PathBuf,
+    /// Wall time of the boot.
+    pub elapsed_secs: f64,
+    /// The last lines of the console (and QEMU's own messages).
+    pub tail: Vec<String>,
+}
+
+/// How a boot ended, from worst to best.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Outcome {
+    /// The kernel panicked.
+    Panicked,
+    /// The timeout passed.
+    TimedOut,
+    /// QEMU itself failed (bad kernel image, bad option).
+    QemuFailed,
+    /// QEMU exited before `/init` ran.
+    NeverReachedInit,
+    /// `/init` started but did not get through its steps.
+    InitDidNotFinish,
+    /// `/init` ran every step and the guest rebooted.
+    Completed,
+}
+
+impl Boot {
+    /// How the boot ended.
+    pub fn outcome(&self) -> Outcome {
+        if self.console.panic.is_some() {
+            Outcome::Panicked
+        } else if self.timed_out {
+            Outcome::TimedOut
+        } else if !self.qemu_ok && !self.console.reached_init {
+            Outcome::QemuFailed
+        } else if !self.console.reached_init {
+            Outcome::NeverReachedInit
+        } else if !self.console.finished {
+            Outcome::InitDidNotFinish
+        } else {
+            Outcome::Completed
+        }
+    }
+
+    /// One line saying how the boot ended, for people.
+    pub fn describe(&self) -> String {
+        let secs = self.elapsed_secs;
+        match self.outcome() {
+            Outcome::Completed => format!(
+                "booted ({}) and ran {} steps in {secs:.1}s",
+                self.accel,
+                self.console.steps.len()
+            ),
+            Outcome::Panicked => format!(
+                "kernel panicked after {secs:.1}s: {}",
+                self.console.panic.as_deref().unwrap_or_default()
+            ),
+            Outcome::TimedOut => format!(
+                "timed out after {secs:.1}s ({}) and QEMU was killed",
+                if self.console.reached_init { "in /init" } else { "before /init" }
+            ),
+            Outcome::QemuFailed => {
+                format!("QEMU failed ({}) before the kernel ran /init", self.qemu_status)
+            }
+            Outcome::NeverReachedInit => format!(
+                "the kernel never reached /init (QEMU {} after {secs:.1}s; is busybox static and the kernel built with BLK_DEV_INITRD?)",
+                self.qemu_status
+            ),
+            Outcome::InitDidNotFinish => format!(
+                "/init stopped before its last step (QEMU {} after {secs:.1}s)",
+                self.qemu_status
+            ),
+        }
+    }
+}
+
+/// Why QEMU could not be started at all.
+#[derive(Debug, thiserror::Error)]
+pub enum BootError {
+    /// An input file is missing.
+    #[error("{what} {} does not exist{hint}", path.display())]
+    MissingInput {
+        /// "kernel image" or "initramfs".
+        what: &'static str,
+        /// The path.
+        path: PathBuf,
+        /// What to do about it.
+        hint: &'static str,
+    },
+    /// KVM was asked for and cannot be used.
+    #[error(
+        "KVM was requested but /dev/kvm cannot be opened read-write ({0}): use --accel tcg or auto"
+    )]
+    NoKvm(std::io::Error),
+    /// The console log cannot be written.
+    #[error("cannot write the console log {}: {source}", path.display())]
+    Log {
+        /// The log path.
+        path: PathBuf,
+        /// What the OS said.
+        source: std::io::Error,
+    },
+    /// QEMU could not be run.
+    #[error(transparent)]
+    Run(#[from] subprocess::Error),
+}
+
+/// Whether KVM can be used here: `/dev/kvm` opens for reading and writing.
+pub fn kvm_usable() -> Result<(), std::io::Error> {
+    std::fs::OpenOptions::new().read(true).write(true).open("/dev/kvm").map(drop)
+}
+
+/// The kernel command line for `append`.
+pub fn cmdline(append: &str) -> String {
+    let mut cmdline = String::from("console=ttyS0 panic=-1 rdinit=/init");
+    if !append.trim().is_empty() {
+        cmdline.push(' ');
+        cmdline.push_str(append.trim());
+    }
+    cmdline
+}
+
+/// How long a KVM boot may stay silent before KVM is judged unusable (a TCG boot prints its
+/// first line within a second).
+const KVM_PROBE: Duration = Duration::from_secs(20);
+
+/// Boots, calling `on_line` with each console line as it arrives, and waits for QEMU to end.
+///
+/// With [`Accel::Auto`], KVM is used when `/dev/kvm` opens and KVM has not been seen to fail on
+/// this machine since it booted; a KVM boot that prints nothing, or that QEMU aborts before the
+/// kernel prints anything (nested virtualisation can do either), is retried under TCG and the
+/// verdict remembered.
+pub fn boot(config: &BootConfig, on_line: &mut dyn FnMut(&str)) -> Result<Boot, BootError> {
+    for (what, path, hint) in [
+        ("kernel image", &config.kernel, " (build the kernel first: `make kernel`)"),
+        ("initramfs", &config.initramfs, ""),
+    ] {
+        if !path.is_file() {
+            return Err(BootError::MissingInput { what, path: path.clone(), hint });
+        }
+    }
+    let mut accel_note = None;
+    let mut kvm = match config.accel {
+        Accel::Tcg => false,
+        Accel::Kvm => {
+            kvm_usable().map_err(BootError::NoKvm)?;
+            true
+        }
+        Accel::Auto => match (kvm_usable(), kvm_verdict::read()) {
+            (Err(_), _) => false,
+            (Ok(()), Some(broken)) => {
+                accel_note = Some(format!("KVM is unusable on this machine ({broken}): used TCG"));
+                false
+            }
+            (Ok(()), None) => true,
+        },
+    };
+    if kvm && config.accel == Accel::Auto {
+        let attempt = run_qemu(config, true, Some(KVM_PROBE), on_line)?;
+        let broken = if attempt.output.silent {
+            Some(format!("a KVM boot printed nothing within {}s", KVM_PROBE.as_secs()))
+        } else if attempt.console.is_empty() && !attempt.output.success() {
+            Some(format!(
+                "QEMU with KVM failed with {} before the kernel printed anything",
+                subprocess::describe_status(attempt.output.status)
+            ))
+        } else {
+            None
+        };
+        match broken {
+            None => return Ok(attempt.into_boot(config, true, None)),
+            Some(broken) => {
+                kvm_verdict::write(&broken);
+                kvm = false;
+                accel_note = Some(format!("KVM is unusable on this machine ({broken}): used TCG"));
+            }
+        }
+    }
+    let attempt = run_qemu(config, kvm, None, on_line)?;
+    Ok(attempt.into_boot(config, kvm, accel_note))
+}
+
+/// One run of QEMU.
+struct Attempt {
+    output: subprocess::Output,
+    console: String,
+    cmdline: String,
+    tail: Vec<String>,
+}
+
+impl Attempt {
+    fn into_boot(self, config: &BootConfig, kvm: bool, accel_note: Option<String>) -> Boot {
+        Boot {
+            accel: if kvm { "kvm" } else { "tcg" },
+            accel_note,
+            cmdline: self.cmdline,
+            console: parse_console(&self.console),
+            timed_out: self.output.timed_out,
+            qemu_status: subprocess::describe_status(self.output.status),
+            qemu_ok: self.output.success(),
+            log: config.log.clone(),
+            elapsed_secs: self.output.elapsed.as_secs_f64(),
+            tail: self.tail,
+        }
+    }
+}
+
+fn run_qemu(
+    config: &BootConfig,
+    kvm: bool,
+    first_output_timeout: Option<Duration>,
+    on_line: &mut dyn FnMut(&str),
+) -> Result<Attempt, BootError> {
+    let log_error = |source| BootError::Log { path: config.log.clone(), source };
+    let mut log = BufWriter::new(File::create(&config.log).map_err(log_error)?);
+
+    let cmdline = cmdline(&config.append);
+    let cwd = config.log.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let mut cmd = Command::new(&config.qemu, cwd)
+        .args(["-nodefaults", "-no-reboot", "-display", "none", "-serial", "stdio"])
+        .args(["-monitor", "none", "-smp", "1", "-m", &config.memory_mib.to_string()])
+        .arg("-kernel")
+        .arg(&config.kernel)
+        .arg("-initrd")
+        .arg(&config.initramfs)
+        .arg("-append")
+        .arg(&cmdline)
+        .timeout(config.timeout)
+        .capture_limit(64 << 10);
+    cmd =
+        if kvm { cmd.args(["-accel", "kvm", "-cpu", "host"]) } else { cmd.args(["-accel", "tcg"]) };
+    if let Some(t) = first_output_timeout {
+        cmd = cmd.first_output_timeout(t);
+    }
+
+    let mut console = String::new();
+    let mut tail = VecDeque::new();
+    let mut write_error = None;
+    let output = cmd.run_with(&mut |stream, line| {
+        if stream == Stream::Stdout {
+            console.push_str(line);
+            console.push('\n');
+            on_line(line);
+        }
+        if let Err(e) = writeln!(log, "{line}").and_then(|()| log.flush()) {
+            write_error.get_or_insert(e);
+        }
+        if tail.len() == TAIL_LINES {
+            tail.pop_front();
+        }
+        tail.push_back(line.to_owned());
+    })?;
+    if let Some(e) = write_error {
+        return Err(log_error(e));
+    }
+    Ok(Attempt { output, console, cmdline, tail: tail.into() })
+}
+
+/// What this machine's KVM has been seen to do since it booted, kept in a file named after
+/// the host's boot id so that every process (each test, each CLI run) learns it once.
+mod kvm_verdict {
+    use std::path::PathBuf;
+
+    fn path() -> Option<PathBuf> {
+        let boot_id = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").ok()?;
+        Some(std::env::temp_dir().join(format!("qemu-runner-kvm-broken-{}", boot_id.trim())))
+    }
+
+    /// Why KVM is unusable, if a boot found out.
+    pub(super) fn read() -> Option<String> {
+        std::fs::read_to_string(path()?).ok().map(|s| s.trim().to_owned())
+    }
+
+    pub(super) fn write(why: &str) {
+        if let Some(path) = path() {
+            let tmp = path.with_extension(std::process::id().to_string());
+            if std::fs::write(&tmp, why).is_ok() {
+                let _ = std::fs::rename(&tmp, &path);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn later_arguments_follow_the_runners_own() {
+        assert_eq!(cmdline(""), "console=ttyS0 panic=-1 rdinit=/init");
+        assert_eq!(cmdline(" rdinit=/nope "), "console=ttyS0 panic=-1 rdinit=/init rdinit=/nope");
+    }
+
+    #[test]
+    fn missing_qemu_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let kernel = dir.path().join("bzImage");
+        std::fs::write(&kernel, b"").unwrap();
+        let mut config = BootConfig::new(&kernel, &kernel, &dir.path().join("console.log"));
+        config.qemu = PathBuf::from("qemu-system-nonexistent");
+        let err = boot(&config, &mut |_| {}).unwrap_err().to_string();
+        assert!(err.starts_with("cannot run `qemu-system-nonexistent -nodefaults"), "{err}");
+        assert!(err.ends_with("No such file or directory (os error 2) (is it installed? `make setup` installs what the suite needs)"), "{err}");
+    }
+
+    #[test]
+    fn missing_kernel_says_to_build_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let config =
+            BootConfig::new(&dir.path().join("bzImage"), dir.path(), &dir.path().join("log"));
+        let err = boot(&config, &mut |_| {}).unwrap_err().to_string();
+        assert!(
+            err.ends_with("bzImage does not exist (build the kernel first: `make kernel`)"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn qemu_rejects_a_file_that_is_no_kernel() {
+        let dir = tempfile::tempdir().unwrap();
+        let kernel = dir.path().join("not-a-kernel");
+        std::fs::write(&kernel, b"this is not a bzImage").unwrap();
+        let mut config = BootConfig::new(&kernel, &kernel, &dir.path().join("console.log"));
+        config.accel = Accel::Tcg;
+        config.timeout = Duration::from_secs(30);
+        let boot = boot(&config, &mut |_| {}).unwrap();
+        assert_eq!(boot.outcome(), Outcome::QemuFailed, "{boot:#?}");
+        assert!(boot.tail.iter().any(|l| l.contains("kernel")), "{:?}", boot.tail);
+        assert!(boot.describe().starts_with("QEMU failed (exit status 1)"), "{}", boot.describe());
+    }
+}

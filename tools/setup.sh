@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Installs what the suite needs on a Debian 12 machine, idempotently: Debian packages, the
+# pinned Rust toolchain's components, and bindgen-cli at a pinned version into our tools prefix.
+# Each step says what it installs; a failure names the package and the command that failed.
+#
+# Usage: tools/setup.sh TOOLCHAIN TOOLS_PREFIX BINDGEN_VERSION
+set -euo pipefail
+
+toolchain=$1
+prefix=$2
+bindgen_version=$3
+
+# The kernel build (GCC, kbuild, kconfig, bindgen's libclang, objtool, DWARF), the kernel source,
+# QEMU and the initramfs, and LLVM's binutils for decoding backtraces.
+packages=(
+	linux-source-6.12 make gcc flex bison bc cpio kmod patch xz-utils python3 rsync
+	libelf-dev libssl-dev clang libclang-dev llvm
+	qemu-system-x86 busybox-static
+)
+
+say() { printf 'setup: %s\n' "$*" >&2; }
+die() { printf 'setup: error: %s\n' "$*" >&2; exit 2; }
+
+missing=()
+for p in "${packages[@]}"; do
+	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	[[ $status == "install ok installed" ]] || missing+=("$p")
+done
+if ((${#missing[@]})); then
+	say "installing Debian packages: ${missing[*]}"
+	sudo=()
+	if [[ $(id -u) != 0 ]]; then
+		command -v sudo >/dev/null || die "not root and no sudo: run \`apt-get install -y ${missing[*]}\` as root"
+		sudo=(sudo)
+	fi
+	"${sudo[@]}" apt-get update -q >&2 ||
+		die "\`apt-get update\` failed: check the machine's Debian mirror"
+	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" >&2 ||
+		die "\`apt-get install ${missing[*]}\` failed: see apt's message above"
+	for p in "${missing[@]}"; do
+		status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+		[[ $status == "install ok installed" ]] || die "package $p is still not installed after \`apt-get install $p\`"
+	done
+else
+	say "Debian packages: all ${#packages[@]} present"
+fi
+
+command -v rustup >/dev/null || die "rustup not found: install Rust with rustup (https://rustup.rs), then rerun"
+if ! rustup run "$toolchain" rustc --version >/dev/null 2>&1; then
+	say "installing Rust toolchain $toolchain"
+	rustup toolchain install --profile minimal "$toolchain" >&2 ||
+		die "\`rustup toolchain install $toolchain\` failed"
+fi
+components=(rust-src rust-analyzer clippy rustfmt)
+installed=$(rustup component list --installed --toolchain "$toolchain")
+want=()
+for c in "${components[@]}"; do
+	grep -q "^$c" <<<"$installed" || want+=("$c")
+done
+if ((${#want[@]})); then
+	say "adding Rust components to $toolchain: ${want[*]}"
+	rustup component add --toolchain "$toolchain" "${want[@]}" >&2 ||
+		die "\`rustup component add --toolchain $toolchain ${want[*]}\` failed"
+else
+	say "Rust $toolchain components: ${components[*]} present"
+fi
+
+have=$("$prefix/bin/bindgen" --version 2>/dev/null || true)
+if [[ $have != "bindgen $bindgen_version" ]]; then
+	say "installing bindgen-cli $bindgen_version into $prefix (a few minutes)"
+	RUSTUP_TOOLCHAIN=$toolchain cargo install --locked --quiet --root "$prefix" --version "$bindgen_version" bindgen-cli >&2 ||
+		die "\`cargo install --locked --root $prefix --version $bindgen_version bindgen-cli\` failed"
+else
+	say "bindgen $bindgen_version present in $prefix"
+fi

@@ -1,0 +1,545 @@
+//! The one module through which the suite runs subprocesses.
+//!
+//! Every command gets an explicit working directory, a null stdin, stdout and stderr drained
+//! concurrently (line by line, into bounded buffers and an optional callback), a deadline counted
+//! from spawn, and its own process group. On timeout the group gets `SIGTERM`, then `SIGKILL`
+//! after a grace period; when the command ends, whatever it left running in its group is killed,
+//! and a guard kills the group if the caller unwinds. Errors show the shell-quoted command, its
+//! directory, its status and the tail of its output.
+
+use std::collections::VecDeque;
+use std::ffi::{OsStr, OsString};
+use std::fmt;
+use std::io::{BufRead, BufReader, Read};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ExitStatus, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use nix::sys::signal::{Signal, killpg};
+use nix::unistd::Pid;
+
+/// How many lines of combined output an error shows.
+pub const TAIL_LINES: usize = 25;
+
+/// How long a process group gets between `SIGTERM` and `SIGKILL`.
+const KILL_GRACE: Duration = Duration::from_secs(3);
+
+/// A command to run: program, arguments, directory, environment and deadline.
+#[derive(Clone, Debug)]
+pub struct Command {
+    program: OsString,
+    args: Vec<OsString>,
+    cwd: PathBuf,
+    env: Vec<(OsString, Option<OsString>)>,
+    timeout: Duration,
+    first_output_timeout: Option<Duration>,
+    capture_limit: usize,
+}
+
+impl Command {
+    /// A command that runs `program` in `cwd`, with a default timeout of ten minutes.
+    pub fn new(program: impl AsRef<OsStr>, cwd: &Path) -> Command {
+        Command {
+            program: program.as_ref().to_owned(),
+            args: Vec::new(),
+            cwd: cwd.to_owned(),
+            env: Vec::new(),
+            timeout: Duration::from_secs(600),
+            first_output_timeout: None,
+            capture_limit: 8 << 20,
+        }
+    }
+
+    /// Adds one argument.
+    pub fn arg(mut self, arg: impl AsRef<OsStr>) -> Command {
+        self.args.push(arg.as_ref().to_owned());
+        self
+    }
+
+    /// Adds several arguments.
+    pub fn args<I, S>(mut self, args: I) -> Command
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        self.args.extend(args.into_iter().map(|a| a.as_ref().to_owned()));
+        self
+    }
+
+    /// Sets an environment variable for the command.
+    pub fn env(mut self, key: impl AsRef<OsStr>, value: impl AsRef<OsStr>) -> Command {
+        self.env.push((key.as_ref().to_owned(), Some(value.as_ref().to_owned())));
+        self
+    }
+
+    /// Removes an environment variable for the command.
+    pub fn env_remove(mut self, key: impl AsRef<OsStr>) -> Command {
+        self.env.push((key.as_ref().to_owned(), None));
+        self
+    }
+
+    /// Sets the deadline, counted from spawn.
+    pub fn timeout(mut self, timeout: Duration) -> Command {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Kills the command if it prints no line at all within `timeout` of spawn (a hang at start).
+    pub fn first_output_timeout(mut self, timeout: Duration) -> Command {
+        self.first_output_timeout = Some(timeout);
+        self
+    }
+
+    /// Keeps at most `bytes` of each stream (the last ones) in [`Output`].
+    pub fn capture_limit(mut self, bytes: usize) -> Command {
+        self.capture_limit = bytes;
+        self
+    }
+
+    /// The deadline.
+    pub fn get_timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    /// The working directory.
+    pub fn get_cwd(&self) -> &Path {
+        &self.cwd
+    }
+
+    /// Runs the command to its end or its deadline, collecting its output.
+    ///
+    /// A non-zero exit or a timeout is not an error here: see [`Output`] and [`Command::run_checked`].
+    pub fn run(&self) -> Result<Output, Error> {
+        self.run_with(&mut |_, _| {})
+    }
+
+    /// Like [`Command::run`], and an error unless the command exits with status 0 in time.
+    pub fn run_checked(&self) -> Result<Output, Error> {
+        self.run_with(&mut |_, _| {})?.check(self)
+    }
+
+    /// Runs the command, calling `on_line` with each line of output as it arrives.
+    pub fn run_with(&self, on_line: &mut dyn FnMut(Stream, &str)) -> Result<Output, Error> {
+        let start = Instant::now();
+        let mut std_cmd = std::process::Command::new(&self.program);
+        std_cmd
+            .args(&self.args)
+            .current_dir(&self.cwd)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0);
+        for (key, value) in &self.env {
+            match value {
+                Some(value) => std_cmd.env(key, value),
+                None => std_cmd.env_remove(key),
+            };
+        }
+        let child = std_cmd.spawn().map_err(|source| Error::Spawn {
+            command: self.to_string(),
+            cwd: self.cwd.clone(),
+            source,
+        })?;
+        let mut guard = GroupGuard { child, reaped: false };
+
+        let (tx, rx) = mpsc::channel();
+        let readers = [
+            spawn_reader(Stream::Stdout, guard.child.stdout.take(), tx.clone()),
+            spawn_reader(Stream::Stderr, guard.child.stderr.take(), tx),
+        ];
+
+        let deadline = start + self.timeout;
+        let mut out = Collector::new(self.capture_limit);
+        let mut open_streams = 2;
+        let mut status: Option<ExitStatus> = None;
+        let mut timed_out = false;
+        let mut silent = false;
+        let mut seen_output = false;
+        let mut exited_at: Option<Instant> = None;
+
+        loop {
+            let now = Instant::now();
+            if status.is_none() {
+                if let Some(s) = guard
+                    .child
+                    .try_wait()
+                    .map_err(|source| Error::Wait { command: self.to_string(), source })?
+                {
+                    status = Some(s);
+                    guard.reaped = true;
+                    exited_at = Some(now);
+                    // Nothing a command started outlives it: a daemon left in its group would
+                    // otherwise hold our pipes open.
+                    kill_group(guard.pid(), Signal::SIGKILL);
+                } else if !seen_output
+                    && self.first_output_timeout.is_some_and(|t| now >= start + t)
+                {
+                    silent = true;
+                    status = Some(terminate(&mut guard));
+                    exited_at = Some(Instant::now());
+                } else if now >= deadline {
+                    timed_out = true;
+                    status = Some(terminate(&mut guard));
+                    exited_at = Some(Instant::now());
+                }
+            }
+            if open_streams == 0 && status.is_some() {
+                break;
+            }
+            if let Some(t) = exited_at {
+                // The group is dead; give the pipes a moment to deliver what is buffered.
+                if t.elapsed() > Duration::from_secs(2) {
+                    break;
+                }
+            }
+            match rx.recv_timeout(Duration::from_millis(50)) {
+                Ok(Message::Line(stream, line)) => {
+                    seen_output = true;
+                    on_line(stream, &line);
+                    out.push(stream, line);
+                }
+                Ok(Message::Eof) => open_streams -= 1,
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => open_streams = 0,
+            }
+        }
+        drop(rx);
+        if open_streams == 0 {
+            for reader in readers {
+                let _ = reader.join();
+            }
+        }
+        // Otherwise a process that left the group still holds a pipe: its reader is detached
+        // and ends when that process does.
+        let status = status.expect("loop ends only once the status is known");
+        Ok(Output {
+            status,
+            timed_out,
+            silent,
+            stdout: out.stdout.into_string(),
+            stderr: out.stderr.into_string(),
+            tail: out.tail.into_iter().collect(),
+            elapsed: start.elapsed(),
+        })
+    }
+}
+
+/// Shell-quoted, as a user would type it.
+impl fmt::Display for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (key, value) in &self.env {
+            if let Some(value) = value {
+                write!(f, "{}={} ", key.to_string_lossy(), shell_quote(value))?;
+            }
+        }
+        write!(f, "{}", shell_quote(&self.program))?;
+        for arg in &self.args {
+            write!(f, " {}", shell_quote(arg))?;
+        }
+        Ok(())
+    }
+}
+
+/// Quotes `s` for a POSIX shell, leaving plain words as they are.
+pub fn shell_quote(s: &OsStr) -> String {
+    let s = s.to_string_lossy();
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+@%^".contains(c);
+    if !s.is_empty() && s.chars().all(plain) {
+        s.into_owned()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+/// Which pipe a line came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stream {
+    /// Standard output.
+    Stdout,
+    /// Standard error.
+    Stderr,
+}
+
+/// What a finished command left: its status and (the end of) its output.
+#[derive(Clone, Debug)]
+pub struct Output {
+    /// How it ended; after a timeout, the status of the killed process.
+    pub status: ExitStatus,
+    /// Whether the deadline passed and the group was killed.
+    pub timed_out: bool,
+    /// Whether it was killed for printing nothing within its first-output timeout.
+    pub silent: bool,
+    /// Standard output, lossily decoded; only its end past the capture limit.
+    pub stdout: String,
+    /// Standard error, likewise.
+    pub stderr: String,
+    /// The last [`TAIL_LINES`] lines of both streams, interleaved as they arrived.
+    pub tail: Vec<String>,
+    /// Time from spawn to end.
+    pub elapsed: Duration,
+}
+
+impl Output {
+    /// Whether the command exited with status 0 in time.
+    pub fn success(&self) -> bool {
+        !self.timed_out && !self.silent && self.status.success()
+    }
+
+    /// `Ok(self)` if the command succeeded, else the error that says how it failed.
+    pub fn check(self, cmd: &Command) -> Result<Output, Error> {
+        if self.silent {
+            Err(Error::Silent {
+                command: cmd.to_string(),
+                cwd: cmd.cwd.clone(),
+                timeout: cmd.first_output_timeout.unwrap_or_default(),
+            })
+        } else if self.timed_out {
+            Err(Error::TimedOut {
+                command: cmd.to_string(),
+                cwd: cmd.cwd.clone(),
+                timeout: cmd.timeout,
+                tail: self.tail,
+            })
+        } else if !self.status.success() {
+            Err(Error::Failed {
+                command: cmd.to_string(),
+                cwd: cmd.cwd.clone(),
+                status: describe_status(self.status),
+                tail: self.tail,
+            })
+        } else {
+            Ok(self)
+        }
+    }
+}
+
+/// "exit status 2" or "killed by signal 9".
+pub fn describe_status(status: ExitStatus) -> String {
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exit status {code}"),
+        (None, Some(signal)) => format!("killed by signal {signal}"),
+        (None, None) => status.to_string(),
+    }
+}
+
+/// Why a command could not be run or did not succeed.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The program could not be started.
+    #[error("cannot run `{command}` in {}: {source}{}", cwd.display(), spawn_hint(source))]
+    Spawn {
+        /// The command line.
+        command: String,
+        /// Its working directory.
+        cwd: PathBuf,
+        /// What `spawn` said.
+        source: std::io::Error,
+    },
+    /// Waiting for the process failed.
+    #[error("cannot wait for `{command}`: {source}")]
+    Wait {
+        /// The command line.
+        command: String,
+        /// What `wait` said.
+        source: std::io::Error,
+    },
+    /// The command exited unsuccessfully.
+    #[error("`{command}` (in {}) failed with {status}{}", cwd.display(), format_tail(tail))]
+    Failed {
+        /// The command line.
+        command: String,
+        /// Its working directory.
+        cwd: PathBuf,
+        /// How it ended.
+        status: String,
+        /// The last lines of its output.
+        tail: Vec<String>,
+    },
+    /// The command printed nothing at first and was killed.
+    #[error("`{command}` (in {}) printed nothing within {}s and was killed", cwd.display(), timeout.as_secs())]
+    Silent {
+        /// The command line.
+        command: String,
+        /// Its working directory.
+        cwd: PathBuf,
+        /// The first-output timeout it missed.
+        timeout: Duration,
+    },
+    /// The command did not finish before its deadline and was killed.
+    #[error("`{command}` (in {}) timed out after {}s and was killed{}", cwd.display(), timeout.as_secs(), format_tail(tail))]
+    TimedOut {
+        /// The command line.
+        command: String,
+        /// Its working directory.
+        cwd: PathBuf,
+        /// The deadline it missed.
+        timeout: Duration,
+        /// The last lines of its output.
+        tail: Vec<String>,
+    },
+}
+
+fn spawn_hint(err: &std::io::Error) -> &'static str {
+    if err.kind() == std::io::ErrorKind::NotFound {
+        " (is it installed? `make setup` installs what the suite needs)"
+    } else {
+        ""
+    }
+}
+
+/// Formats output lines for an error message, or nothing when there are none.
+pub fn format_tail(tail: &[String]) -> String {
+    if tail.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from("\n--- last lines of output ---");
+    for line in tail {
+        s.push_str("\n  ");
+        s.push_str(line);
+    }
+    s
+}
+
+enum Message {
+    Line(Stream, String),
+    Eof,
+}
+
+fn spawn_reader<R: Read + Send + 'static>(
+    stream: Stream,
+    pipe: Option<R>,
+    tx: mpsc::Sender<Message>,
+) -> thread::JoinHandle<()> {
+    thread::spawn(move || {
+        if let Some(pipe) = pipe {
+            let mut reader = BufReader::new(pipe);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match reader.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buf);
+                        let line = line.trim_end_matches(['\n', '\r']);
+                        if tx.send(Message::Line(stream, line.to_owned())).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        let _ = tx.send(Message::Eof);
+    })
+}
+
+/// Keeps the end of each stream within a byte limit, and the combined tail.
+struct Collector {
+    stdout: Bounded,
+    stderr: Bounded,
+    tail: VecDeque<String>,
+}
+
+impl Collector {
+    fn new(limit: usize) -> Collector {
+        Collector {
+            stdout: Bounded::new(limit),
+            stderr: Bounded::new(limit),
+            tail: VecDeque::new(),
+        }
+    }
+
+    fn push(&mut self, stream: Stream, line: String) {
+        match stream {
+            Stream::Stdout => self.stdout.push(&line),
+            Stream::Stderr => self.stderr.push(&line),
+        }
+        if self.tail.len() == TAIL_LINES {
+            self.tail.pop_front();
+        }
+        self.tail.push_back(line);
+    }
+}
+
+struct Bounded {
+    lines: VecDeque<String>,
+    bytes: usize,
+    limit: usize,
+}
+
+impl Bounded {
+    fn new(limit: usize) -> Bounded {
+        Bounded { lines: VecDeque::new(), bytes: 0, limit }
+    }
+
+    fn push(&mut self, line: &str) {
+        self.bytes += line.len() + 1;
+        self.lines.push_back(line.to_owned());
+        while self.bytes > self.limit {
+            match self.lines.pop_front() {
+                Some(old) => self.bytes -= old.len() + 1,
+                None => break,
+            }
+        }
+    }
+
+    fn into_string(self) -> String {
+        let mut s = String::with_capacity(self.bytes);
+        for line in self.lines {
+            s.push_str(&line);
+            s.push('\n');
+        }
+        s
+    }
+}
+
+/// Owns the child; kills its whole group unless it was reaped.
+struct GroupGuard {
+    child: Child,
+    reaped: bool,
+}
+
+impl GroupGuard {
+    fn pid(&self) -> Pid {
+        Pid::from_raw(self.child.id() as i32)
+    }
+}
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        if !self.reaped {
+            kill_group(self.pid(), Signal::SIGKILL);
+            let _ = self.child.wait();
+        }
+    }
+}
+
+fn kill_group(pgid: Pid, signal: Signal) {
+    // ESRCH (the group is gone) is the expected case after a clean exit.
+    let _ = killpg(pgid, signal);
+}
+
+/// `SIGTERM` to the group, then `SIGKILL` after the grace period; returns the child's status.
+fn terminate(guard: &mut GroupGuard) -> ExitStatus {
+    kill_group(guard.pid(), Signal::SIGTERM);
+    let grace_end = Instant::now() + KILL_GRACE;
+    loop {
+        if let Ok(Some(status)) = guard.child.try_wait() {
+            guard.reaped = true;
+            kill_group(guard.pid(), Signal::SIGKILL);
+            return status;
+        }
+        if Instant::now() >= grace_end {
+            kill_group(guard.pid(), Signal::SIGKILL);
+            let status = guard.child.wait();
+            guard.reaped = true;
+            return status.unwrap_or_else(|_| ExitStatus::from_raw(Signal::SIGKILL as i32));
+        }
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[cfg(test)]
+mod tests;

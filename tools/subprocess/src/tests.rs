@@ -1,0 +1,136 @@
+//! Runs real commands (`sh`, `sleep`) through the module.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use super::*;
+
+fn sh(script: &str) -> Command {
+    Command::new("sh", Path::new("/")).arg("-c").arg(script)
+}
+
+#[test]
+fn collects_both_streams_and_the_tail() {
+    let out = sh("echo out1; echo err1 >&2; echo out2").run().unwrap();
+    assert!(out.success());
+    assert_eq!(out.stdout, "out1\nout2\n");
+    assert_eq!(out.stderr, "err1\n");
+    assert_eq!(out.tail.len(), 3);
+}
+
+#[test]
+fn calls_back_for_each_line() {
+    let mut seen = Vec::new();
+    sh("printf 'a\\r\\nb\\n'; echo c >&2")
+        .run_with(&mut |stream, line| seen.push((stream, line.to_owned())))
+        .unwrap();
+    seen.sort_by_key(|(s, _)| *s == Stream::Stderr);
+    assert_eq!(
+        seen,
+        [
+            (Stream::Stdout, "a".to_owned()),
+            (Stream::Stdout, "b".to_owned()),
+            (Stream::Stderr, "c".to_owned())
+        ]
+    );
+}
+
+#[test]
+fn failure_names_the_command_status_and_tail() {
+    let cmd = sh("echo 'something broke'; exit 3");
+    let err = cmd.run_checked().unwrap_err();
+    let msg = err.to_string();
+    assert!(
+        msg.starts_with(
+            "`sh -c 'echo '\\''something broke'\\''; exit 3'` (in /) failed with exit status 3"
+        ),
+        "{msg}"
+    );
+    assert!(msg.ends_with("--- last lines of output ---\n  something broke"), "{msg}");
+}
+
+#[test]
+fn missing_program_says_how_to_install() {
+    let err = Command::new("/nonexistent/qemu-system-x86_64", Path::new("/")).run().unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "cannot run `/nonexistent/qemu-system-x86_64` in /: No such file or directory (os error 2) \
+         (is it installed? `make setup` installs what the suite needs)"
+    );
+}
+
+#[test]
+fn timeout_kills_the_whole_process_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("grandchild.pid");
+    let script = format!("sleep 300 & echo $! > {}; echo started; wait", pidfile.display());
+    let cmd = sh(&script).timeout(Duration::from_millis(500));
+    let start = Instant::now();
+    let out = cmd.run().unwrap();
+    assert!(out.timed_out);
+    assert!(!out.success());
+    assert!(start.elapsed() < Duration::from_secs(10), "took {:?}", start.elapsed());
+    let grandchild: i32 = std::fs::read_to_string(&pidfile).unwrap().trim().parse().unwrap();
+    assert_gone(grandchild);
+    let err = out.check(&cmd).unwrap_err().to_string();
+    assert!(err.contains("timed out after 0s and was killed"), "{err}");
+    assert!(err.ends_with("  started"), "{err}");
+}
+
+#[test]
+fn a_daemon_left_behind_is_killed_when_the_command_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("daemon.pid");
+    let script = format!("sleep 300 & echo $! > {}", pidfile.display());
+    let start = Instant::now();
+    let out = sh(&script).run_checked().unwrap();
+    assert!(out.success());
+    assert!(start.elapsed() < Duration::from_secs(10));
+    let daemon: i32 = std::fs::read_to_string(&pidfile).unwrap().trim().parse().unwrap();
+    assert_gone(daemon);
+}
+
+/// Asserts that `pid` is dead: gone, or a zombie that its new parent has not reaped yet.
+fn assert_gone(pid: i32) {
+    for _ in 0..50 {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => return,
+            Ok(stat) if stat.contains(") Z ") => return,
+            Ok(_) => std::thread::sleep(Duration::from_millis(20)),
+        }
+    }
+    panic!("process {pid} is still running");
+}
+
+#[test]
+fn capture_keeps_the_end_of_long_output() {
+    let out = sh("seq 1 1000").capture_limit(21).run().unwrap();
+    assert_eq!(out.stdout, "996\n997\n998\n999\n1000\n");
+    assert_eq!(out.tail.first().map(String::as_str), Some("976"));
+}
+
+#[test]
+fn display_quotes_like_a_shell() {
+    let cmd = Command::new("make", Path::new("/")).env("O", "/tmp/obj dir").args(["-j3", "it's"]);
+    assert_eq!(cmd.to_string(), "O='/tmp/obj dir' make -j3 'it'\\''s'");
+}
+
+#[test]
+fn silence_at_start_is_killed_early() {
+    let cmd = sh("sleep 300").first_output_timeout(Duration::from_millis(300));
+    let start = Instant::now();
+    let out = cmd.run().unwrap();
+    assert!(out.silent && !out.timed_out && !out.success());
+    assert!(start.elapsed() < Duration::from_secs(10));
+    let err = out.check(&cmd).unwrap_err().to_string();
+    assert_eq!(err, "`sh -c 'sleep 300'` (in /) printed nothing within 0s and was killed");
+}
+
+#[test]
+fn first_output_timeout_spares_a_command_that_spoke() {
+    let out = sh("echo hello; sleep 1; echo bye")
+        .first_output_timeout(Duration::from_millis(300))
+        .run_checked()
+        .unwrap();
+    assert_eq!(out.stdout, "hello\nbye\n");
+}

@@ -1,0 +1,125 @@
+//! A kernel tree ready for the tools: either ours, prepared and built from the inputs, or the
+//! user's own (`KERNEL_SRC=`/`KERNEL_OBJ=`), checked and used as it is.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use kbuild::{Built, Objtree, Srctree};
+
+use crate::build::{BuildReport, build};
+use crate::objtree::{Configured, configure};
+use crate::srctree::{Prepared, prepare};
+use crate::{WorkbenchError, inputs};
+
+/// Where the trees are and, for ours, what they are made from.
+#[derive(Clone, Debug)]
+pub struct KernelOptions {
+    /// The source tree.
+    pub srctree: PathBuf,
+    /// The build tree (`O=`); the srctree itself for an in-tree build.
+    pub objtree: PathBuf,
+    /// `Some` when the workbench owns the trees and prepares them.
+    pub managed: Option<Managed>,
+    /// Parallel jobs for kbuild.
+    pub jobs: usize,
+}
+
+/// The inputs of a tree the workbench prepares.
+#[derive(Clone, Debug)]
+pub struct Managed {
+    /// The kernel source tarball.
+    pub tarball: PathBuf,
+    /// The `demo-kernel/` folder: `patches/series` and `demo.config`.
+    pub demo_kernel: PathBuf,
+    /// Where build logs go.
+    pub log_dir: PathBuf,
+}
+
+/// A ready kernel tree and how it got ready.
+#[derive(Debug)]
+pub struct Kernel {
+    /// The source tree.
+    pub srctree: Srctree,
+    /// The configured build tree.
+    pub objtree: Objtree,
+    /// Its build artefacts.
+    pub built: Built,
+    /// What each stage did and how long it took, in order.
+    pub stages: Vec<(String, String, Duration)>,
+}
+
+/// Makes the kernel tree ready, or says why it is not.
+pub fn ensure(opts: &KernelOptions) -> Result<Kernel, WorkbenchError> {
+    let mut stages = Vec::new();
+    if let Some(managed) = &opts.managed {
+        let inputs = inputs::load(&managed.tarball, &managed.demo_kernel)?;
+
+        let t = Instant::now();
+        let what = match prepare(&inputs, &opts.srctree)? {
+            Prepared::UpToDate => "up to date",
+            Prepared::Fresh => "unpacked and patched",
+        };
+        stages.push((
+            "srctree".to_owned(),
+            format!("{what} ({} patches)", inputs.patches.len()),
+            t.elapsed(),
+        ));
+
+        let t = Instant::now();
+        let what = match configure(&inputs, &opts.srctree, &opts.objtree)? {
+            Configured::UpToDate => "up to date",
+            Configured::Fresh => "configured",
+        };
+        stages.push(("config".to_owned(), what.to_owned(), t.elapsed()));
+
+        let t = Instant::now();
+        let BuildReport { relinked, log, .. } = build(
+            &opts.srctree,
+            &opts.objtree,
+            opts.jobs,
+            &managed.log_dir.join("kernel-build.log"),
+        )?;
+        let what = if relinked { "built" } else { "up to date, nothing rebuilt" };
+        stages.push(("build".to_owned(), format!("{what} (log {})", log.display()), t.elapsed()));
+    }
+    let srctree = Srctree::open(&opts.srctree)?;
+    let objtree = Objtree::open(&srctree, &opts.objtree)?;
+    let built = objtree.built(&srctree)?;
+    Ok(Kernel { srctree, objtree, built, stages })
+}
+
+/// The `.ko` of each `(CONFIG option, path)` in `wanted`, or an error naming the options that
+/// are not `=m` in this tree.
+pub fn modules(kernel: &Kernel, wanted: &[(&str, &str)]) -> Result<Vec<PathBuf>, WorkbenchError> {
+    let not_modules: Vec<String> = wanted
+        .iter()
+        .filter(|(option, _)| kernel.objtree.config.get(option) != Some("m"))
+        .map(|(option, _)| format!("CONFIG_{option}=m"))
+        .collect();
+    if !not_modules.is_empty() {
+        return Err(WorkbenchError::Config(format!(
+            "{}/.config: the demo needs {} (loadable modules, with CONFIG_MODULES=y)",
+            kernel.objtree.path.display(),
+            not_modules.join(" ")
+        )));
+    }
+    let paths: Vec<PathBuf> = wanted.iter().map(|(_, rel)| kernel.objtree.module(rel)).collect();
+    for path in &paths {
+        if !path.is_file() {
+            return Err(WorkbenchError::Tree(kbuild::TreeError::NotBuilt {
+                srctree: kernel.srctree.path.clone(),
+                objtree: kernel.objtree.path.clone(),
+                missing: path.clone(),
+            }));
+        }
+    }
+    Ok(paths)
+}
+
+/// The size of a file for a summary ("1.3 MB"), or "?".
+pub fn file_size(path: &Path) -> String {
+    match std::fs::metadata(path) {
+        Ok(m) => format!("{:.1} MB", m.len() as f64 / 1e6),
+        Err(_) => "?".to_owned(),
+    }
+}

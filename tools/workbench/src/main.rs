@@ -1,0 +1,176 @@
+//! `workbench`: prepares, builds and boots the demo kernel (`make kernel`, `make demo`).
+//!
+//! Exit status: 0 on success, 1 when the demo boot went wrong, 2 when the trees could not be made
+//! ready (missing input, failed build, bad tree).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use clap::{Args, Parser, Subcommand};
+use qemu::{BootConfig, Guest, Outcome};
+use workbench::kernel::{self, Kernel, KernelOptions, Managed};
+
+/// Prepare, build and boot the demo kernel.
+#[derive(Parser, Debug)]
+#[command(version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand, Debug)]
+enum Cmd {
+    /// Make the kernel tree ready (prepare and build ours, or check the user's) and print its paths.
+    Kernel(TreeArgs),
+    /// Make the kernel ready, boot it with the Rust samples, and summarise.
+    Demo {
+        #[command(flatten)]
+        tree: TreeArgs,
+        /// Directory for the initramfs and console log.
+        #[arg(long)]
+        work_dir: PathBuf,
+        /// Hard limit for the boot, in seconds.
+        #[arg(long, default_value_t = 180)]
+        boot_timeout: u64,
+    },
+}
+
+#[derive(Args, Debug)]
+struct TreeArgs {
+    /// The kernel source tree (KERNEL_SRC).
+    #[arg(long)]
+    srctree: PathBuf,
+    /// The build tree (KERNEL_OBJ); defaults to the srctree.
+    #[arg(long)]
+    objtree: Option<PathBuf>,
+    /// Prepare the trees from these inputs: the kernel source tarball...
+    #[arg(long, requires_all = ["demo_kernel", "log_dir"])]
+    tarball: Option<PathBuf>,
+    /// ...the demo-kernel/ folder (patches/series, demo.config)...
+    #[arg(long, requires = "tarball")]
+    demo_kernel: Option<PathBuf>,
+    /// ...and a folder for build logs.
+    #[arg(long, requires = "tarball")]
+    log_dir: Option<PathBuf>,
+    /// Parallel kbuild jobs (default: cores + 1).
+    #[arg(long)]
+    jobs: Option<usize>,
+}
+
+impl TreeArgs {
+    fn options(&self) -> KernelOptions {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        KernelOptions {
+            srctree: self.srctree.clone(),
+            objtree: self.objtree.clone().unwrap_or_else(|| self.srctree.clone()),
+            managed: self.tarball.as_ref().map(|tarball| Managed {
+                tarball: tarball.clone(),
+                demo_kernel: self.demo_kernel.clone().unwrap_or_default(),
+                log_dir: self.log_dir.clone().unwrap_or_default(),
+            }),
+            jobs: self.jobs.unwrap_or(cores + 1),
+        }
+    }
+}
+
+/// The in-tree Rust samples the demo loads, by their config option.
+const SAMPLES: [(&str, &str); 2] = [
+    ("SAMPLE_RUST_MINIMAL", "samples/rust/rust_minimal.ko"),
+    ("SAMPLE_RUST_PRINT", "samples/rust/rust_print.ko"),
+];
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(&cli) {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("workbench: error: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
+    let start = Instant::now();
+    match &cli.command {
+        Cmd::Kernel(tree) => {
+            let kernel = kernel::ensure(&tree.options())?;
+            print_kernel(&kernel);
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Demo { tree, work_dir, boot_timeout } => {
+            let kernel = kernel::ensure(&tree.options())?;
+            let modules = kernel::modules(&kernel, &SAMPLES)?;
+            std::fs::create_dir_all(work_dir)
+                .with_context(|| format!("cannot create {}", work_dir.display()))?;
+            let initramfs = work_dir.join("demo-initramfs.cpio");
+            let steps = vec![
+                "insmod /lib/modules/rust_minimal.ko".to_owned(),
+                "insmod /lib/modules/rust_print.ko".to_owned(),
+                "rmmod rust_minimal".to_owned(),
+            ];
+            let guest = Guest { busybox: "/bin/busybox".into(), modules, steps: steps.clone() };
+            qemu::write_initramfs(&guest, &initramfs)?;
+            let mut config = BootConfig::new(
+                &kernel.built.bzimage,
+                &initramfs,
+                &work_dir.join("demo-console.log"),
+            );
+            config.timeout = Duration::from_secs(*boot_timeout);
+            let step = progress::start("booting the demo kernel in QEMU");
+            let boot = qemu::boot(&config, &mut |line| step.message(line))?;
+            let ok = boot.outcome() == Outcome::Completed
+                && boot.console.steps.iter().all(|s| s.exit_code == Some(0));
+            let boot_time = if ok { step.done(&boot.describe()) } else { step.failed() };
+
+            print_kernel(&kernel);
+            println!("boot:");
+            println!("  {}", boot.describe());
+            if let Some(note) = &boot.accel_note {
+                println!("  {note}");
+            }
+            for (command, out) in steps.iter().zip(&boot.console.steps) {
+                let code = out.exit_code.map_or("did not end".to_owned(), |c| format!("exit {c}"));
+                println!("  $ {command}  [{code}]");
+                for line in &out.lines {
+                    println!("      {line}");
+                }
+            }
+            println!("  console log: {}", boot.log.display());
+            println!("timings:");
+            for (stage, _, took) in &kernel.stages {
+                println!("  {stage:<10} {}", progress::format_duration(*took));
+            }
+            println!("  {:<10} {}", "boot", progress::format_duration(boot_time));
+            println!("  {:<10} {}", "total", progress::format_duration(start.elapsed()));
+            if ok {
+                Ok(ExitCode::SUCCESS)
+            } else {
+                eprintln!("workbench: the demo boot did not go as expected: {}", boot.describe());
+                eprintln!("{}", subprocess::format_tail(&boot.tail).trim_start());
+                Ok(ExitCode::FAILURE)
+            }
+        }
+    }
+}
+
+fn print_kernel(kernel: &Kernel) {
+    println!("kernel: Linux {}", kernel.srctree.version);
+    println!("  srctree  {}", kernel.srctree.path.display());
+    println!("  objtree  {}", kernel.objtree.path.display());
+    println!(
+        "  vmlinux  {} ({})",
+        kernel.built.vmlinux.display(),
+        kernel::file_size(&kernel.built.vmlinux)
+    );
+    println!(
+        "  bzImage  {} ({})",
+        kernel.built.bzimage.display(),
+        kernel::file_size(&kernel.built.bzimage)
+    );
+    for (stage, what, took) in &kernel.stages {
+        println!("  {stage:<8} {what} in {}", progress::format_duration(*took));
+    }
+}
