@@ -2,6 +2,7 @@
 # Run `make help` for the list.
 
 SHELL := /bin/bash
+.SHELLFLAGS := -e -o pipefail -c
 .DEFAULT_GOAL := help
 .DELETE_ON_ERROR:
 
@@ -61,8 +62,13 @@ check: setup ## Format and clippy checks of our own code
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --locked --workspace --all-targets -- -D warnings
 
+# cargo prints one "test result" line per test binary; the last line sums them up.
 test: kernel check ## Every test: unit, integration and QEMU boots of the demo kernel
-	$(CARGO) test --locked --workspace
+	@mkdir -p $(CACHE)/logs; status=0; \
+	$(CARGO) test --locked --workspace --no-fail-fast 2>&1 | tee $(CACHE)/logs/cargo-test.log || status=$$?; \
+	awk '/^test result:/ { passed += $$4; failed += $$6 } \
+	     END { printf "tests: %d passed, %d failed\n", passed, failed }' $(CACHE)/logs/cargo-test.log; \
+	exit $$status
 
 bench: tools ## Benchmarks: each tool against its anchor, as ratios in one run
 	@echo "bench: no comparisons registered yet; each tool adds its own here as it lands"

@@ -1,0 +1,185 @@
+//! Boots the demo kernel that `make test` built, in real QEMU: the Rust samples, and the
+//! runner's failure modes (a panicking command line, a hang, a failing step).
+//!
+//! `make test` sets `KERNEL_SRC` and `KERNEL_OBJ`; without them these tests fail and say so.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use qemu::{Accel, Boot, BootConfig, Guest, Outcome};
+
+struct Kernel {
+    bzimage: PathBuf,
+    objtree: PathBuf,
+}
+
+fn kernel() -> Kernel {
+    let var = |name: &str| {
+        std::env::var_os(name).map(PathBuf::from).unwrap_or_else(|| {
+            panic!("{name} is not set: run these tests with `make test`, which builds the demo kernel and sets it")
+        })
+    };
+    let srctree = kbuild::Srctree::open(&var("KERNEL_SRC")).unwrap_or_else(|e| panic!("{e}"));
+    let objtree =
+        kbuild::Objtree::open(&srctree, &var("KERNEL_OBJ")).unwrap_or_else(|e| panic!("{e}"));
+    let built = objtree.built(&srctree).unwrap_or_else(|e| panic!("{e}"));
+    Kernel { bzimage: built.bzimage, objtree: objtree.path }
+}
+
+/// Boots `steps` with `append` and `timeout`, and checks that no QEMU outlives the boot.
+fn boot(steps: &[&str], append: &str, timeout: Duration) -> Boot {
+    let kernel = kernel();
+    let dir = tempfile::tempdir().unwrap();
+    let initramfs = dir.path().join("initramfs.cpio");
+    let guest = Guest {
+        busybox: "/bin/busybox".into(),
+        modules: vec![kernel.objtree.join("samples/rust/rust_minimal.ko")],
+        steps: steps.iter().map(|s| s.to_string()).collect(),
+    };
+    qemu::write_initramfs(&guest, &initramfs).unwrap();
+    let mut config = BootConfig::new(&kernel.bzimage, &initramfs, &dir.path().join("console.log"));
+    config.append = append.to_owned();
+    config.timeout = timeout;
+    let boot = qemu::boot(&config, &mut |_| {}).unwrap();
+    assert_no_qemu_uses(&initramfs);
+    assert!(boot.log.is_file());
+    boot
+}
+
+/// Fails if a process still has `path` on its command line.
+fn assert_no_qemu_uses(path: &Path) {
+    let needle = path.to_string_lossy().into_owned();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else { continue };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        let zombie = std::fs::read_to_string(entry.path().join("stat"))
+            .is_ok_and(|stat| stat.contains(") Z "));
+        assert!(!cmdline.contains(&needle) || zombie, "a QEMU process was left behind: {cmdline}");
+    }
+}
+
+#[test]
+fn rust_samples_load_print_and_unload() {
+    let kernel = kernel();
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_qemu-run"))
+        .arg("--kernel")
+        .arg(&kernel.bzimage)
+        .arg("--module")
+        .arg(kernel.objtree.join("samples/rust/rust_minimal.ko"))
+        .arg("--module")
+        .arg(kernel.objtree.join("samples/rust/rust_print.ko"))
+        .args(["--step", "insmod /lib/modules/rust_minimal.ko"])
+        .args(["--step", "insmod /lib/modules/rust_print.ko"])
+        .args(["--step", "rmmod rust_minimal"])
+        .args(["--step", "cat /proc/modules"])
+        .arg("--out-dir")
+        .arg(dir.path())
+        .arg("--json")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "qemu-run failed: {}\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        out.status
+    );
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(json["outcome"], "completed");
+    let steps = json["boot"]["console"]["steps"].as_array().unwrap();
+    let lines = |i: usize| -> Vec<String> {
+        assert_eq!(steps[i]["exit_code"], 0, "step {i}: {}", steps[i]);
+        steps[i]["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        lines(0),
+        ["rust_minimal: Rust minimal sample (init)", "rust_minimal: Am I built-in? false"]
+    );
+    let print = lines(1);
+    for expected in [
+        "rust_print: Rust printing macros sample (init)",
+        "rust_print: Emergency message (level 0) without args",
+        "rust_print: A line that is continued without args",
+        "rust_print: Info message (level 6) with args",
+        "rust_print: A line that is continued with args",
+        "rust_print: \"hello, world\"",
+    ] {
+        assert!(print.iter().any(|l| l == expected), "missing {expected:?} in {print:#?}");
+    }
+    let unload = lines(2);
+    assert!(
+        unload.iter().any(|l| l == "rust_minimal: My numbers are [72, 108, 200]"),
+        "{unload:#?}"
+    );
+    assert!(unload.iter().any(|l| l == "rust_minimal: Rust minimal sample (exit)"), "{unload:#?}");
+    let modules = lines(3);
+    assert!(modules.iter().any(|l| l.starts_with("rust_print ")), "{modules:#?}");
+    assert!(!modules.iter().any(|l| l.starts_with("rust_minimal ")), "{modules:#?}");
+    assert!(dir.path().join("console.log").is_file());
+}
+
+#[test]
+fn a_kernel_cmdline_that_panics_is_reported() {
+    // An init that does not exist: the kernel tries the initramfs, then the one it was asked
+    // for with `init=`, and panics ("Requested init /nonexistent failed") before userspace.
+    let boot = boot(&["true"], "rdinit=/nonexistent init=/nonexistent", Duration::from_secs(120));
+    assert_eq!(boot.outcome(), Outcome::Panicked, "{boot:#?}");
+    assert!(!boot.console.reached_init);
+    let panic = boot.console.panic.as_deref().unwrap();
+    assert!(
+        panic.starts_with("Kernel panic - not syncing: Requested init /nonexistent failed"),
+        "{panic}"
+    );
+    assert!(boot.describe().starts_with("kernel panicked after"), "{}", boot.describe());
+    assert!(!boot.timed_out, "panic=-1 with -no-reboot should end QEMU at once");
+}
+
+#[test]
+fn a_hung_step_times_out_and_leaves_no_qemu() {
+    let boot = boot(&["echo before the hang", "sleep 600"], "", Duration::from_secs(30));
+    assert_eq!(boot.outcome(), Outcome::TimedOut, "{boot:#?}");
+    assert!(boot.console.reached_init);
+    assert_eq!(boot.console.steps.len(), 2);
+    assert_eq!(boot.console.steps[0].lines, ["before the hang"]);
+    assert_eq!(boot.console.steps[1].exit_code, None);
+    assert!(boot.elapsed_secs < 45.0, "the timeout was not enforced: {}s", boot.elapsed_secs);
+    assert!(boot.describe().contains("(in /init) and QEMU was killed"), "{}", boot.describe());
+}
+
+#[test]
+fn a_failing_step_does_not_stop_the_next() {
+    let boot = boot(
+        &["insmod /lib/modules/no_such_module.ko", "echo still here; exit 3", "true"],
+        "",
+        Duration::from_secs(120),
+    );
+    assert_eq!(boot.outcome(), Outcome::Completed, "{boot:#?}");
+    let codes: Vec<Option<i32>> = boot.console.steps.iter().map(|s| s.exit_code).collect();
+    assert!(matches!(codes[0], Some(code) if code != 0), "{codes:?}");
+    assert_eq!(codes[1..], [Some(3), Some(0)]);
+    assert!(boot.console.steps[0].contains("no_such_module.ko"), "{:#?}", boot.console.steps[0]);
+    assert!(boot.console.steps[1].contains("still here"));
+}
+
+#[test]
+fn explicit_tcg_boots_without_kvm() {
+    let kernel = kernel();
+    let dir = tempfile::tempdir().unwrap();
+    let initramfs = dir.path().join("initramfs.cpio");
+    let guest =
+        Guest { busybox: "/bin/busybox".into(), modules: vec![], steps: vec!["uname -r".into()] };
+    qemu::write_initramfs(&guest, &initramfs).unwrap();
+    let mut config = BootConfig::new(&kernel.bzimage, &initramfs, &dir.path().join("console.log"));
+    config.accel = Accel::Tcg;
+    let boot = qemu::boot(&config, &mut |_| {}).unwrap();
+    assert_eq!(boot.outcome(), Outcome::Completed, "{boot:#?}");
+    assert_eq!(boot.accel, "tcg");
+    assert!(boot.console.steps[0].contains("6.12.118"), "{:#?}", boot.console.steps[0]);
+}

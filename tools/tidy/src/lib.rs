@@ -1,0 +1,1 @@
+//! Nothing but tests: see `tests/tidy.rs`, which checks the invariants of `ARCHITECTURE.md`.

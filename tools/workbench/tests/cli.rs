@@ -1,0 +1,53 @@
+//! The `workbench` binary on trees that are not ready: exit status 2 and a message that says
+//! what is wrong and what to run.
+
+use std::fs;
+use std::process::Command;
+
+fn workbench(args: &[&std::ffi::OsStr]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_workbench")).args(args).output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn kernel_src_that_is_not_a_kernel_tree() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, stderr) = workbench(&["kernel".as_ref(), "--srctree".as_ref(), dir.path().as_ref()]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        stderr,
+        format!(
+            "workbench: error: {} is not a kernel source tree (no top-level Makefile with VERSION, PATCHLEVEL and SUBLEVEL, or no Kbuild): point KERNEL_SRC at the top of a Linux tree\n",
+            dir.path().display()
+        )
+    );
+}
+
+#[test]
+fn kernel_obj_configured_but_not_built() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    let obj = dir.path().join("obj");
+    fs::create_dir_all(src.join("rust/kernel")).unwrap();
+    fs::create_dir_all(&obj).unwrap();
+    fs::write(src.join("Makefile"), "VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 1\n").unwrap();
+    fs::write(src.join("Kbuild"), "").unwrap();
+    fs::write(obj.join(".config"), "CONFIG_RUST=y\n").unwrap();
+    let (code, stderr) = workbench(&[
+        "demo".as_ref(),
+        "--srctree".as_ref(),
+        src.as_ref(),
+        "--objtree".as_ref(),
+        obj.as_ref(),
+        "--work-dir".as_ref(),
+        dir.path().join("work").as_ref(),
+    ]);
+    assert_eq!(code, 2);
+    let d = dir.path().display();
+    assert_eq!(
+        stderr,
+        format!(
+            "workbench: error: {d}/obj is configured but not built ({d}/obj/vmlinux is missing): build it with `make -C {d}/src O={d}/obj -j$(nproc)`\n"
+        )
+    );
+}
