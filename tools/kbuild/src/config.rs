@@ -161,6 +161,25 @@ mod tests {
         );
     }
 
+    /// `.config` files can be anything a user points us at: no input may make the parser panic.
+    #[test]
+    fn garbage_never_panics() {
+        let pieces = ["CONFIG_", "RUST", "=", "y", "#", " is not set", "\n", " ", "\"", "é", "=="];
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..2000 {
+            let mut text = String::new();
+            for _ in 0..(state % 30) {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                text.push_str(pieces[(state % pieces.len() as u64) as usize]);
+            }
+            if let Ok(config) = Config::parse(&text) {
+                assert!(config.iter().all(|(name, value)| !name.is_empty() && !value.is_empty()));
+            }
+        }
+    }
+
     #[test]
     fn unmet_options_of_a_fragment() {
         let config =

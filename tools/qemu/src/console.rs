@@ -228,6 +228,40 @@ mod tests {
         assert_eq!(console.steps[0].exit_code, None);
     }
 
+    /// Console logs are untrusted text: no input may make the parser panic.
+    #[test]
+    fn garbage_never_panics() {
+        let pieces = [
+            "@@qemu-runner: ",
+            "step ",
+            "begin@@",
+            "end ",
+            "-1",
+            "99999999999999999999",
+            "@@",
+            "init@@",
+            "done@@",
+            "Kernel panic - not syncing:",
+            "\r\n",
+            "\n",
+            "é",
+            "\u{0}",
+            " ",
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..2000 {
+            let mut log = String::new();
+            for _ in 0..(state % 40) {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                log.push_str(pieces[(state % pieces.len() as u64) as usize]);
+            }
+            let console = parse_console(&log);
+            assert!(console.steps.iter().all(|s| !s.lines.iter().any(|l| l.contains('\n'))));
+        }
+    }
+
     #[test]
     fn marker_after_interleaved_text() {
         assert_eq!(
