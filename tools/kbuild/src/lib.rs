@@ -1,10 +1,17 @@
 //! The kbuild model, shared by every tool of the suite: what a kernel source tree (`srctree`)
 //! and a build tree (`objtree`) are, what their `.config` says, and whether they are ready.
 //!
-//! Parsers take text and return values; only [`tree`] reads files.
+//! Parsers take text and return values; only [`tree`] and [`scan`] read files.
 
 pub mod config;
+pub mod rustc;
+pub mod scan;
+pub mod shell;
 pub mod tree;
 
 pub use config::{Config, ConfigError, Unmet};
+pub use rustc::{
+    CmdFile, RustcError, RustcInvocation, find_rustc, parse_cmd_file, response_file_cfgs,
+};
+pub use scan::{RustBuild, Scan, ScanProblem, scan_rust_builds};
 pub use tree::{Built, KernelVersion, Objtree, Srctree, TreeError};

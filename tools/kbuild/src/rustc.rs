@@ -1,0 +1,251 @@
+//! kbuild's saved commands (`.<target>.cmd` files) and the rustc invocations in them: what
+//! kbuild actually ran to build each Rust crate.
+
+use std::collections::BTreeMap;
+
+use crate::shell::{ShellError, split_commands};
+
+/// A `.<target>.cmd` file: the command kbuild saved for `target` and the source it compiled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CmdFile {
+    /// The target, relative to the objtree (`rust/kernel.o`).
+    pub target: String,
+    /// The saved shell command line.
+    pub command: String,
+    /// The `source_...` line's file, if present.
+    pub source: Option<String>,
+}
+
+/// Parses the text of a `.cmd` file (`savedcmd_T := ...`, or `cmd_T := ...` before 6.3).
+pub fn parse_cmd_file(text: &str) -> Option<CmdFile> {
+    let mut cmd: Option<CmdFile> = None;
+    for line in text.lines() {
+        if let Some((lhs, rhs)) = line.split_once(" := ") {
+            let saved = lhs.strip_prefix("savedcmd_").or_else(|| lhs.strip_prefix("cmd_"));
+            if let (Some(target), None) = (saved, &cmd) {
+                cmd = Some(CmdFile {
+                    target: target.to_owned(),
+                    command: rhs.to_owned(),
+                    source: None,
+                });
+            } else if let (Some(_), Some(cmd)) = (lhs.strip_prefix("source_"), &mut cmd) {
+                cmd.source = Some(rhs.trim().to_owned());
+            }
+        }
+    }
+    cmd
+}
+
+/// One rustc invocation, as kbuild ran it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RustcInvocation {
+    /// Environment assignments before `rustc` (`OBJTREE`, `RUST_MODFILE`).
+    pub env: BTreeMap<String, String>,
+    /// `--crate-name`.
+    pub crate_name: String,
+    /// `--crate-type` (rustc's default is `bin`).
+    pub crate_type: String,
+    /// `--edition` (rustc's default is `2015`).
+    pub edition: String,
+    /// The crate root as written (relative paths are relative to the objtree).
+    pub root: String,
+    /// `--cfg` values on the command line, as `name` or `name="value"`.
+    pub cfgs: Vec<String>,
+    /// `@file` arguments (kbuild's `@./include/generated/rustc_cfg`), relative to the objtree;
+    /// see [`response_file_cfgs`].
+    pub response_files: Vec<String>,
+    /// `--extern` names, in order.
+    pub externs: Vec<String>,
+    /// `-Zcrate-attr` values (`no_std`, `feature(...)`).
+    pub crate_attrs: Vec<String>,
+    /// `--target`, if any (a path to `target.json` for kernel code; none for host code).
+    pub target: Option<String>,
+    /// `--emit` kinds and paths (`link` → `rust/libmacros.so`).
+    pub emits: Vec<(String, String)>,
+}
+
+/// Why a command is not a usable rustc invocation.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RustcError {
+    /// The command line does not parse.
+    #[error("{0}")]
+    Shell(#[from] ShellError),
+    /// No crate name, given or derived from the root.
+    #[error("rustc invocation without a crate name")]
+    NoCrateName,
+    /// No `.rs` crate root, or more than one.
+    #[error("rustc invocation without a single .rs crate root (found {0:?})")]
+    Root(Vec<String>),
+    /// An option without its value.
+    #[error("rustc option {0} without a value")]
+    MissingValue(String),
+}
+
+/// rustc options whose value may be the next word.
+const WITH_VALUE: &[&str] = &[
+    "--edition",
+    "--crate-type",
+    "--crate-name",
+    "--cfg",
+    "--extern",
+    "--target",
+    "--emit",
+    "--out-dir",
+    "-o",
+    "-L",
+    "-l",
+    "-C",
+    "--codegen",
+    "-Z",
+    "-A",
+    "-W",
+    "-D",
+    "-F",
+    "--allow",
+    "--warn",
+    "--deny",
+    "--forbid",
+    "--force-warn",
+    "--cap-lints",
+    "--check-cfg",
+    "--sysroot",
+    "--error-format",
+    "--json",
+    "--print",
+    "--remap-path-prefix",
+    "--color",
+    "--explain",
+    "--diagnostic-width",
+    "--env-set",
+];
+
+/// Finds the rustc invocation in a saved command line, if it has one: the first simple
+/// command whose program is `rustc` or `clippy-driver` (`make CLIPPY=1`).
+pub fn find_rustc(command: &str) -> Result<Option<RustcInvocation>, RustcError> {
+    for simple in split_commands(command)? {
+        let Some(program) = simple.words.first() else { continue };
+        let name = program.rsplit('/').next().unwrap_or(program);
+        if name == "rustc" || name == "clippy-driver" {
+            let mut invocation = parse_args(&simple.words[1..])?;
+            invocation.env = simple.env.into_iter().collect();
+            return Ok(Some(invocation));
+        }
+    }
+    Ok(None)
+}
+
+/// The `--cfg` values in the text of a rustc response file (one argument per line), such as
+/// kbuild's `include/generated/rustc_cfg`.
+pub fn response_file_cfgs(text: &str) -> Vec<String> {
+    let words: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let mut cfgs = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        if let Some(cfg) = words[i].strip_prefix("--cfg=") {
+            cfgs.push(cfg.to_owned());
+        } else if words[i] == "--cfg" {
+            if let Some(cfg) = words.get(i + 1) {
+                cfgs.push((*cfg).to_owned());
+                i += 1;
+            }
+        }
+        i += 1;
+    }
+    cfgs
+}
+
+fn parse_args(words: &[String]) -> Result<RustcInvocation, RustcError> {
+    let mut inv = RustcInvocation {
+        crate_type: "bin".to_owned(),
+        edition: "2015".to_owned(),
+        ..RustcInvocation::default()
+    };
+    let mut crate_name = None;
+    let mut roots = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let word = &words[i];
+        i += 1;
+        if let Some(path) = word.strip_prefix('@') {
+            inv.response_files.push(path.to_owned());
+            continue;
+        }
+        if !word.starts_with('-') || word == "-" {
+            roots.push(word.clone());
+            continue;
+        }
+        // `--opt=value`, `-Cvalue` / `-Zvalue`, or `--opt value`.
+        let (opt, value) =
+            if let Some((opt, value)) = word.split_once('=').filter(|_| word.starts_with("--")) {
+                (opt, value.to_owned())
+            } else if !word.starts_with("--") && word.len() > 2 {
+                (&word[..2], word[2..].to_owned())
+            } else if WITH_VALUE.contains(&word.as_str()) {
+                let value = words.get(i).ok_or_else(|| RustcError::MissingValue(word.clone()))?;
+                i += 1;
+                (word.as_str(), value.clone())
+            } else {
+                (word.as_str(), String::new())
+            };
+        match opt {
+            "--edition" => inv.edition = value,
+            "--crate-type" => inv.crate_type = value,
+            "--crate-name" => crate_name = Some(value),
+            "--cfg" => inv.cfgs.push(value),
+            "--extern" => {
+                let name = value.split_once('=').map_or(value.as_str(), |(name, _)| name);
+                let name = name.rsplit(':').next().unwrap_or(name);
+                inv.externs.push(name.to_owned());
+            }
+            "--target" => inv.target = Some(value),
+            "--emit" => {
+                for part in value.split(',') {
+                    let (kind, path) = part.split_once('=').unwrap_or((part, ""));
+                    inv.emits.push((kind.to_owned(), path.to_owned()));
+                }
+            }
+            "-Z" => {
+                if let Some(attr) = value.strip_prefix("crate-attr=") {
+                    inv.crate_attrs.push(attr.to_owned());
+                }
+            }
+            _ => {}
+        }
+    }
+    roots.retain(|r| r.ends_with(".rs"));
+    match <[String; 1]>::try_from(roots) {
+        Ok([root]) => inv.root = root,
+        Err(roots) => return Err(RustcError::Root(roots)),
+    }
+    // Like rustc: without `--crate-name`, the root's file stem (host programs in scripts/).
+    inv.crate_name = match crate_name {
+        Some(name) => name,
+        None => {
+            let file = inv.root.rsplit('/').next().unwrap_or(&inv.root);
+            file.trim_end_matches(".rs").replace('-', "_")
+        }
+    };
+    if inv.crate_name.is_empty() {
+        return Err(RustcError::NoCrateName);
+    }
+    Ok(inv)
+}
+
+impl RustcInvocation {
+    /// The path `--emit=KIND=path` names, if any.
+    pub fn emit(&self, kind: &str) -> Option<&str> {
+        self.emits
+            .iter()
+            .find(|(k, _)| k == kind)
+            .map(|(_, p)| p.as_str())
+            .filter(|p| !p.is_empty())
+    }
+
+    /// Whether this is kernel code (built for the kernel's target) rather than host code.
+    pub fn is_kernel_target(&self) -> bool {
+        self.target.is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests;

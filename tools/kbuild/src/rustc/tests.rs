@@ -1,0 +1,284 @@
+//! rustc invocations from real `.cmd` lines of the demo kernel (6.12.118, paths shortened).
+
+use expect_test::{Expect, expect};
+
+use super::*;
+
+fn check(cmd_file: &str, expect: Expect) {
+    let cmd = parse_cmd_file(cmd_file).expect("a savedcmd line");
+    let actual = match find_rustc(&cmd.command) {
+        Ok(Some(inv)) => format!("target: {}\nsource: {:?}\n{inv:#?}\n", cmd.target, cmd.source),
+        Ok(None) => format!("target: {}\nnot rustc\n", cmd.target),
+        Err(e) => format!("target: {}\nerror: {e}\n", cmd.target),
+    };
+    expect.assert_eq(&actual);
+}
+
+#[test]
+fn kernel_crate() {
+    check(
+        "savedcmd_rust/kernel.o := OBJTREE=/obj rustc --edition=2021 -Zbinary_dep_depinfo=y \
+         -Astable_features -Cpanic=abort --target=./scripts/target.json -Copt-level=s \
+         @./include/generated/rustc_cfg --extern ffi --extern build_error --extern macros \
+         --extern bindings --extern uapi --emit=dep-info=rust/.kernel.o.d --emit=obj=rust/kernel.o \
+         --emit=metadata=rust/libkernel.rmeta --crate-type rlib -L./rust --crate-name kernel \
+         /src/rust/kernel/lib.rs --sysroot=/dev/null -Zunstable-options  \n\n\
+         source_rust/kernel.o := /src/rust/kernel/lib.rs\n\n\
+         deps_rust/kernel.o := \\\n  /src/rust/kernel/alloc.rs \\\n",
+        expect![[r#"
+            target: rust/kernel.o
+            source: Some("/src/rust/kernel/lib.rs")
+            RustcInvocation {
+                env: {
+                    "OBJTREE": "/obj",
+                },
+                crate_name: "kernel",
+                crate_type: "rlib",
+                edition: "2021",
+                root: "/src/rust/kernel/lib.rs",
+                cfgs: [],
+                response_files: [
+                    "./include/generated/rustc_cfg",
+                ],
+                externs: [
+                    "ffi",
+                    "build_error",
+                    "macros",
+                    "bindings",
+                    "uapi",
+                ],
+                crate_attrs: [],
+                target: Some(
+                    "./scripts/target.json",
+                ),
+                emits: [
+                    (
+                        "dep-info",
+                        "rust/.kernel.o.d",
+                    ),
+                    (
+                        "obj",
+                        "rust/kernel.o",
+                    ),
+                    (
+                        "metadata",
+                        "rust/libkernel.rmeta",
+                    ),
+                ],
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn sample_module_with_crate_attrs_and_objtool_after() {
+    check(
+        "savedcmd_samples/rust/rust_minimal.o := RUST_MODFILE=samples/rust/rust_minimal rustc \
+         --edition=2021 --target=./scripts/target.json  --cfg MODULE  @./include/generated/rustc_cfg \
+         -Zallow-features=arbitrary_self_types,lint_reasons -Zcrate-attr=no_std \
+         -Zcrate-attr='feature(arbitrary_self_types,lint_reasons)' -Zunstable-options --extern kernel \
+         --crate-type rlib -L ./rust/ --crate-name rust_minimal --sysroot=/dev/null \
+         --out-dir samples/rust/ --emit=obj=samples/rust/rust_minimal.o /src/samples/rust/rust_minimal.rs  ; \
+         ./tools/objtool/objtool --hacks=jump_label --link  --module samples/rust/rust_minimal.o\n",
+        expect![[r#"
+            target: samples/rust/rust_minimal.o
+            source: None
+            RustcInvocation {
+                env: {
+                    "RUST_MODFILE": "samples/rust/rust_minimal",
+                },
+                crate_name: "rust_minimal",
+                crate_type: "rlib",
+                edition: "2021",
+                root: "/src/samples/rust/rust_minimal.rs",
+                cfgs: [
+                    "MODULE",
+                ],
+                response_files: [
+                    "./include/generated/rustc_cfg",
+                ],
+                externs: [
+                    "kernel",
+                ],
+                crate_attrs: [
+                    "no_std",
+                    "feature(arbitrary_self_types,lint_reasons)",
+                ],
+                target: Some(
+                    "./scripts/target.json",
+                ),
+                emits: [
+                    (
+                        "obj",
+                        "samples/rust/rust_minimal.o",
+                    ),
+                ],
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn host_proc_macro() {
+    check(
+        "savedcmd_rust/libmacros.so := rustc --edition=2021 -Clinker-flavor=gcc -Clinker=gcc \
+         -Clink-args=' ' --emit=dep-info=rust/.libmacros.so.d --emit=link=rust/libmacros.so \
+         --extern proc_macro --crate-type proc-macro --crate-name macros /src/rust/macros/lib.rs\n",
+        expect![[r#"
+            target: rust/libmacros.so
+            source: None
+            RustcInvocation {
+                env: {},
+                crate_name: "macros",
+                crate_type: "proc-macro",
+                edition: "2021",
+                root: "/src/rust/macros/lib.rs",
+                cfgs: [],
+                response_files: [],
+                externs: [
+                    "proc_macro",
+                ],
+                crate_attrs: [],
+                target: None,
+                emits: [
+                    (
+                        "dep-info",
+                        "rust/.libmacros.so.d",
+                    ),
+                    (
+                        "link",
+                        "rust/libmacros.so",
+                    ),
+                ],
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn host_program_takes_its_crate_name_from_the_root() {
+    let cmd = "rustc --out-dir scripts/ --edition=2021 \
+               -Clink-args=' ' -o scripts/generate_rust_target /src/scripts/generate-rust_target.rs";
+    let inv = find_rustc(cmd).unwrap().unwrap();
+    assert_eq!(inv.crate_name, "generate_rust_target");
+    assert_eq!(inv.crate_type, "bin");
+    assert_eq!(inv.target, None);
+}
+
+#[test]
+fn c_objects_are_not_rustc() {
+    check(
+        "savedcmd_init/main.o := gcc -Wp,-MMD,init/.main.o.d -nostdinc -c -o init/main.o init/main.c\n",
+        expect![[r#"
+            target: init/main.o
+            not rustc
+        "#]],
+    );
+}
+
+#[test]
+fn bad_invocations_are_named() {
+    check(
+        "savedcmd_x.o := rustc --crate-name x\n",
+        expect![[r#"
+        target: x.o
+        error: rustc invocation without a single .rs crate root (found [])
+    "#]],
+    );
+    check(
+        "savedcmd_x.o := rustc .rs\n",
+        expect![[r#"
+        target: x.o
+        error: rustc invocation without a crate name
+    "#]],
+    );
+    check(
+        "savedcmd_x.o := rustc --crate-name x a.rs @missing\n",
+        expect![[r#"
+            target: x.o
+            source: None
+            RustcInvocation {
+                env: {},
+                crate_name: "x",
+                crate_type: "bin",
+                edition: "2015",
+                root: "a.rs",
+                cfgs: [],
+                response_files: [
+                    "missing",
+                ],
+                externs: [],
+                crate_attrs: [],
+                target: None,
+                emits: [],
+            }
+        "#]],
+    );
+    check(
+        "savedcmd_x.o := rustc --crate-name 'x a.rs\n",
+        expect![[r#"
+        target: x.o
+        error: unterminated single quote
+    "#]],
+    );
+    check(
+        "savedcmd_x.o := rustc a.rs --crate-name\n",
+        expect![[r#"
+        target: x.o
+        error: rustc option --crate-name without a value
+    "#]],
+    );
+}
+
+#[test]
+fn cfgs_of_kbuilds_response_file() {
+    let text = "--cfg=CONFIG_RUST\n--cfg=CONFIG_RUST=\"y\"\n\n--cfg\nMODULE\n--edition=2021\n";
+    assert_eq!(response_file_cfgs(text), ["CONFIG_RUST", "CONFIG_RUST=\"y\"", "MODULE"]);
+}
+
+#[test]
+fn no_savedcmd_line() {
+    assert_eq!(parse_cmd_file("deps_x.o := \\\n  a.h\n"), None);
+    let old = parse_cmd_file("cmd_x.o := rustc --crate-name x x.rs\n").unwrap();
+    assert_eq!(old.target, "x.o");
+}
+
+/// `.cmd` files are whatever is in the objtree: no input may make the parsers panic.
+#[test]
+fn garbage_never_panics() {
+    let pieces = [
+        "savedcmd_x.o := ",
+        "rustc ",
+        "--crate-name",
+        " x",
+        " a.rs",
+        "'",
+        "\"",
+        "\\",
+        ";",
+        "&&",
+        "=",
+        "--cfg",
+        "-Z",
+        "crate-attr=",
+        "@f",
+        " ",
+        "\n",
+        "é",
+        "--extern",
+        "A=1 ",
+    ];
+    let mut state = 0x1234_5678_9abc_def1u64;
+    for _ in 0..3000 {
+        let mut text = String::new();
+        for _ in 0..(state % 30) {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            text.push_str(pieces[(state % pieces.len() as u64) as usize]);
+        }
+        if let Some(cmd) = parse_cmd_file(&text) {
+            let _ = find_rustc(&cmd.command);
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//! Finds what kbuild ran: every rustc invocation saved in the `.cmd` files of a build tree
+//! (an objtree, or an external module's directory).
+
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+
+use crate::rustc::{RustcInvocation, find_rustc, parse_cmd_file};
+
+/// One crate that kbuild built with rustc.
+#[derive(Clone, Debug)]
+pub struct RustBuild {
+    /// The `.cmd` file it was read from.
+    pub cmd_file: PathBuf,
+    /// kbuild's target (`rust/kernel.o`, `samples/rust/rust_minimal.o`).
+    pub target: String,
+    /// The invocation.
+    pub invocation: RustcInvocation,
+}
+
+/// A `.cmd` file that looked like a rustc invocation but could not be used.
+#[derive(Clone, Debug)]
+pub struct ScanProblem {
+    /// The file.
+    pub path: PathBuf,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+/// What a scan found.
+#[derive(Clone, Debug, Default)]
+pub struct Scan {
+    /// The rustc invocations, sorted by target.
+    pub builds: Vec<RustBuild>,
+    /// The `.cmd` files that could not be used; the scan goes on past them.
+    pub problems: Vec<ScanProblem>,
+    /// How many `.cmd` files were looked at.
+    pub cmd_files: usize,
+}
+
+/// Reads every `.*.cmd` file under `tree` (not following symlinks, such as an objtree's
+/// `source`) and keeps the rustc invocations.
+pub fn scan_rust_builds(tree: &Path) -> std::io::Result<Scan> {
+    let mut scan = Scan::default();
+    let mut stack = vec![tree.to_owned()];
+    let mut first = true;
+    while let Some(dir) = stack.pop() {
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            // The top directory must be readable; a subdirectory that is not is skipped.
+            Err(e) if first => return Err(e),
+            Err(_) => continue,
+        };
+        first = false;
+        for entry in entries.flatten() {
+            let Ok(file_type) = entry.file_type() else { continue };
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if file_type.is_dir() {
+                if name != ".git" {
+                    stack.push(entry.path());
+                }
+            } else if file_type.is_file() && name.starts_with('.') && name.ends_with(".cmd") {
+                scan.cmd_files += 1;
+                read_cmd_file(&entry.path(), &mut scan);
+            }
+        }
+    }
+    scan.builds.sort_by(|a, b| a.target.cmp(&b.target));
+    scan.problems.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(scan)
+}
+
+fn read_cmd_file(path: &Path, scan: &mut Scan) {
+    let problem = |message: String| ScanProblem { path: path.to_owned(), message };
+    // The saved command is the first line; the rest (dependency lists) can be long.
+    let mut line = Vec::new();
+    let read = File::open(path).and_then(|f| BufReader::new(f).read_until(b'\n', &mut line));
+    if let Err(e) = read {
+        scan.problems.push(problem(format!("cannot read: {e}")));
+        return;
+    }
+    let line = String::from_utf8_lossy(&line);
+    if !line.contains("rustc ") && !line.contains("clippy-driver ") {
+        return;
+    }
+    let Some(cmd) = parse_cmd_file(&line) else { return };
+    match find_rustc(&cmd.command) {
+        Ok(Some(invocation)) => scan.builds.push(RustBuild {
+            cmd_file: path.to_owned(),
+            target: cmd.target,
+            invocation,
+        }),
+        Ok(None) => {}
+        Err(e) => scan.problems.push(problem(format!("saved command for {}: {e}", cmd.target))),
+    }
+}
