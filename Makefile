@@ -29,7 +29,10 @@ KERNEL_OBJ := $(CACHE)/linux-6.12/objtree
 TREE_ARGS = --srctree $(KERNEL_SRC) --objtree $(KERNEL_OBJ) \
 	--tarball $(KERNEL_TARBALL) --demo-kernel $(CURDIR)/demo-kernel --log-dir $(CACHE)/logs
 endif
-export KERNEL_SRC KERNEL_OBJ
+# Out-of-tree modules (demo-kernel/modules/*) are built with M= in a copy in the cache.
+EXTMOD_DIR := $(CACHE)/extmod
+TREE_ARGS += --extmod-sources $(CURDIR)/demo-kernel/modules --extmod-build-dir $(EXTMOD_DIR)
+export KERNEL_SRC KERNEL_OBJ EXTMOD_DIR
 
 CARGO := cargo
 WORKBENCH := $(CURDIR)/target/debug/workbench

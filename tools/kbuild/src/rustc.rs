@@ -143,11 +143,11 @@ pub fn response_file_cfgs(text: &str) -> Vec<String> {
     while i < words.len() {
         if let Some(cfg) = words[i].strip_prefix("--cfg=") {
             cfgs.push(cfg.to_owned());
-        } else if words[i] == "--cfg" {
-            if let Some(cfg) = words.get(i + 1) {
-                cfgs.push((*cfg).to_owned());
-                i += 1;
-            }
+        } else if words[i] == "--cfg"
+            && let Some(cfg) = words.get(i + 1)
+        {
+            cfgs.push((*cfg).to_owned());
+            i += 1;
         }
         i += 1;
     }

@@ -4,6 +4,8 @@
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::rustc::{RustcInvocation, find_rustc, parse_cmd_file};
 
@@ -39,36 +41,67 @@ pub struct Scan {
 }
 
 /// Reads every `.*.cmd` file under `tree` (not following symlinks, such as an objtree's
-/// `source`) and keeps the rustc invocations.
+/// `source`) and keeps the rustc invocations. Directories are shared out among threads.
 pub fn scan_rust_builds(tree: &Path) -> std::io::Result<Scan> {
+    // The top directory must be readable; a subdirectory that is not is skipped.
+    std::fs::read_dir(tree)?;
+    let queue = Mutex::new(vec![tree.to_owned()]);
+    let busy = AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    let parts: Vec<Scan> = std::thread::scope(|s| {
+        let workers: Vec<_> =
+            (0..threads).map(|_| s.spawn(|| scan_worker(&queue, &busy))).collect();
+        workers.into_iter().map(|w| w.join().expect("scan worker panicked")).collect()
+    });
     let mut scan = Scan::default();
-    let mut stack = vec![tree.to_owned()];
-    let mut first = true;
-    while let Some(dir) = stack.pop() {
-        let entries = match std::fs::read_dir(&dir) {
-            Ok(entries) => entries,
-            // The top directory must be readable; a subdirectory that is not is skipped.
-            Err(e) if first => return Err(e),
-            Err(_) => continue,
-        };
-        first = false;
-        for entry in entries.flatten() {
-            let Ok(file_type) = entry.file_type() else { continue };
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            if file_type.is_dir() {
-                if name != ".git" {
-                    stack.push(entry.path());
-                }
-            } else if file_type.is_file() && name.starts_with('.') && name.ends_with(".cmd") {
-                scan.cmd_files += 1;
-                read_cmd_file(&entry.path(), &mut scan);
-            }
-        }
+    for part in parts {
+        scan.builds.extend(part.builds);
+        scan.problems.extend(part.problems);
+        scan.cmd_files += part.cmd_files;
     }
     scan.builds.sort_by(|a, b| a.target.cmp(&b.target));
     scan.problems.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(scan)
+}
+
+/// Takes directories from `queue` until it is empty and no other worker can add to it.
+fn scan_worker(queue: &Mutex<Vec<PathBuf>>, busy: &AtomicUsize) -> Scan {
+    let mut scan = Scan::default();
+    loop {
+        let dir = {
+            let mut queue = queue.lock().unwrap_or_else(|e| e.into_inner());
+            match queue.pop() {
+                Some(dir) => {
+                    busy.fetch_add(1, Ordering::SeqCst);
+                    dir
+                }
+                None if busy.load(Ordering::SeqCst) == 0 => return scan,
+                None => {
+                    drop(queue);
+                    std::thread::yield_now();
+                    continue;
+                }
+            }
+        };
+        let mut subdirs = Vec::new();
+        if let Ok(entries) = std::fs::read_dir(&dir) {
+            for entry in entries.flatten() {
+                let Ok(file_type) = entry.file_type() else { continue };
+                let name = entry.file_name();
+                let name = name.to_string_lossy();
+                if file_type.is_dir() {
+                    if name != ".git" {
+                        subdirs.push(entry.path());
+                    }
+                } else if file_type.is_file() && name.starts_with('.') && name.ends_with(".cmd") {
+                    scan.cmd_files += 1;
+                    read_cmd_file(&entry.path(), &mut scan);
+                }
+            }
+        }
+        queue.lock().unwrap_or_else(|e| e.into_inner()).extend(subdirs);
+        busy.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 fn read_cmd_file(path: &Path, scan: &mut Scan) {

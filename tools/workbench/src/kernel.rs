@@ -22,6 +22,8 @@ pub struct KernelOptions {
     pub managed: Option<Managed>,
     /// Parallel jobs for kbuild.
     pub jobs: usize,
+    /// Out-of-tree modules to build: (their sources, where to build them).
+    pub extmods: Option<(PathBuf, PathBuf)>,
 }
 
 /// The inputs of a tree the workbench prepares.
@@ -44,6 +46,8 @@ pub struct Kernel {
     pub objtree: Objtree,
     /// Its build artefacts.
     pub built: Built,
+    /// The out-of-tree modules, built.
+    pub extmods: Vec<crate::extmod::ExtModule>,
     /// What each stage did and how long it took, in order.
     pub stages: Vec<(String, String, Duration)>,
 }
@@ -85,7 +89,29 @@ pub fn ensure(opts: &KernelOptions) -> Result<Kernel, WorkbenchError> {
     let srctree = Srctree::open(&opts.srctree)?;
     let objtree = Objtree::open(&srctree, &opts.objtree)?;
     let built = objtree.built(&srctree)?;
-    Ok(Kernel { srctree, objtree, built, stages })
+    let mut extmods = Vec::new();
+    if let Some((sources, build_dir)) = &opts.extmods {
+        let t = Instant::now();
+        let step = progress::start("building out-of-tree modules (make M=)");
+        match crate::extmod::build_all(&srctree.path, &objtree.path, sources, build_dir, opts.jobs)
+        {
+            Ok(built) => {
+                let names: Vec<&str> = built.iter().map(|m| m.name.as_str()).collect();
+                step.done(&names.join(", "));
+                stages.push((
+                    "extmod".to_owned(),
+                    format!("built {}", names.join(", ")),
+                    t.elapsed(),
+                ));
+                extmods = built;
+            }
+            Err(e) => {
+                step.failed();
+                return Err(e);
+            }
+        }
+    }
+    Ok(Kernel { srctree, objtree, built, extmods, stages })
 }
 
 /// The `.ko` of each `(CONFIG option, path)` in `wanted`, or an error naming the options that

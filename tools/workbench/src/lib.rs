@@ -5,9 +5,11 @@
 //! fragment re-prepares what depends on it and nothing else:
 //! - [`srctree`]: unpack and patch into a temporary directory, then rename into place;
 //! - [`objtree`]: `tinyconfig` plus the fragment, checked option by option;
-//! - [`build`]: kbuild itself, which rebuilds nothing when nothing changed.
+//! - [`build`]: kbuild itself, which rebuilds nothing when nothing changed;
+//! - [`extmod`]: the out-of-tree modules of `demo-kernel/modules/`, built with `M=`.
 
 pub mod build;
+pub mod extmod;
 pub mod inputs;
 pub mod kernel;
 pub mod objtree;

@@ -57,6 +57,12 @@ struct TreeArgs {
     /// Parallel kbuild jobs (default: cores + 1).
     #[arg(long)]
     jobs: Option<usize>,
+    /// Build each folder of this directory as an out-of-tree module (make M=)...
+    #[arg(long, requires = "extmod_build_dir")]
+    extmod_sources: Option<PathBuf>,
+    /// ...in a copy under this directory.
+    #[arg(long, requires = "extmod_sources")]
+    extmod_build_dir: Option<PathBuf>,
 }
 
 impl TreeArgs {
@@ -71,6 +77,7 @@ impl TreeArgs {
                 log_dir: self.log_dir.clone().unwrap_or_default(),
             }),
             jobs: self.jobs.unwrap_or(cores + 1),
+            extmods: self.extmod_sources.clone().zip(self.extmod_build_dir.clone()),
         }
     }
 }
@@ -102,15 +109,21 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         }
         Cmd::Demo { tree, work_dir, boot_timeout } => {
             let kernel = kernel::ensure(&tree.options())?;
-            let modules = kernel::modules(&kernel, &SAMPLES)?;
+            let mut modules = kernel::modules(&kernel, &SAMPLES)?;
+            modules.extend(kernel.extmods.iter().flat_map(|m| m.kos.iter().cloned()));
             std::fs::create_dir_all(work_dir)
                 .with_context(|| format!("cannot create {}", work_dir.display()))?;
             let initramfs = work_dir.join("demo-initramfs.cpio");
-            let steps = vec![
+            let mut steps = vec![
                 "insmod /lib/modules/rust_minimal.ko".to_owned(),
                 "insmod /lib/modules/rust_print.ko".to_owned(),
                 "rmmod rust_minimal".to_owned(),
             ];
+            for ko in kernel.extmods.iter().flat_map(|m| &m.kos) {
+                let name = ko.file_stem().unwrap_or_default().to_string_lossy();
+                steps.push(format!("insmod /lib/modules/{name}.ko"));
+                steps.push(format!("rmmod {name}"));
+            }
             let guest = Guest { busybox: "/bin/busybox".into(), modules, steps: steps.clone() };
             qemu::write_initramfs(&guest, &initramfs)?;
             let mut config = BootConfig::new(
@@ -170,6 +183,9 @@ fn print_kernel(kernel: &Kernel) {
         kernel.built.bzimage.display(),
         kernel::file_size(&kernel.built.bzimage)
     );
+    for module in &kernel.extmods {
+        println!("  M={}  {} ({} .ko)", module.dir.display(), module.name, module.kos.len());
+    }
     for (stage, what, took) in &kernel.stages {
         println!("  {stage:<8} {what} in {}", progress::format_duration(*took));
     }

@@ -1,0 +1,155 @@
+//! From trees on disk to the text of `rust-project.json`, and writing it safely.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use kbuild::{Objtree, Srctree, scan_rust_builds};
+
+use crate::graph::{Layout, Project, build_project};
+use crate::json::{render, to_json};
+use crate::rust_analyzer::Features;
+
+/// The trees, as kbuild's `make rust-analyzer` passes them to the upstream script.
+#[derive(Clone, Debug)]
+pub struct Trees {
+    /// The kernel source tree.
+    pub srctree: PathBuf,
+    /// The kernel build tree.
+    pub objtree: PathBuf,
+    /// The toolchain's sysroot (`rustc --print sysroot`).
+    pub sysroot: PathBuf,
+    /// Its sources (`<sysroot>/lib/rustlib/src/rust/library`, from the `rust-src` component).
+    pub sysroot_src: PathBuf,
+    /// An external module's directory (`M=`), if the file is for one.
+    pub exttree: Option<PathBuf>,
+}
+
+/// A generated crate graph and what went into it.
+#[derive(Debug)]
+pub struct Output {
+    /// The graph.
+    pub project: Project,
+    /// Problems found on the way (bad `.cmd` files, stale entries, unresolved dependencies):
+    /// the graph is partial when there are any.
+    pub problems: Vec<String>,
+    /// How many `.cmd` files were read.
+    pub cmd_files: usize,
+    /// The sysroot and its sources.
+    pub sysroot: (PathBuf, PathBuf),
+}
+
+impl Output {
+    /// The text of `rust-project.json`, with what the installed rust-analyzer understands.
+    pub fn text(&self, features: Features) -> String {
+        let (sysroot, sysroot_src) = self.sysroot.clone();
+        render(&to_json(&self.project, sysroot, sysroot_src, features))
+    }
+}
+
+/// Why no file could be generated.
+#[derive(Debug, thiserror::Error)]
+pub enum GenerateError {
+    /// The trees are not usable.
+    #[error(transparent)]
+    Tree(#[from] kbuild::TreeError),
+    /// The sysroot sources are missing.
+    #[error(
+        "{} does not exist: install the Rust sources with `rustup component add rust-src` (`make setup` does)",
+        .0.display()
+    )]
+    NoSysrootSrc(PathBuf),
+    /// The tree is configured but has no rustc invocations.
+    #[error(
+        "no rustc invocation in the .cmd files of {}: the tree is configured but not built; build it with `make -C {} O={} -j$(nproc)` (rust-project-gen reads what kbuild ran)",
+        dir.display(), srctree.display(), objtree.display()
+    )]
+    NotBuilt {
+        /// Where we looked.
+        dir: PathBuf,
+        /// The srctree.
+        srctree: PathBuf,
+        /// The objtree.
+        objtree: PathBuf,
+    },
+    /// A directory could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        /// The directory.
+        path: PathBuf,
+        /// What the OS said.
+        source: std::io::Error,
+    },
+}
+
+/// Builds the crate graph for `trees`.
+pub fn generate(trees: &Trees) -> Result<Output, GenerateError> {
+    let srctree = Srctree::open(&trees.srctree)?;
+    let objtree = Objtree::open(&srctree, &trees.objtree)?;
+    if !trees.sysroot_src.join("core/src/lib.rs").is_file() {
+        return Err(GenerateError::NoSysrootSrc(trees.sysroot_src.clone()));
+    }
+    let read_error = |path: &Path| {
+        let path = path.to_owned();
+        move |source| GenerateError::Read { path, source }
+    };
+    let mut scan = scan_rust_builds(&objtree.path).map_err(read_error(&objtree.path))?;
+    let mut cmd_files = scan.cmd_files;
+    let not_built = |dir: &Path| GenerateError::NotBuilt {
+        dir: dir.to_owned(),
+        srctree: srctree.path.clone(),
+        objtree: objtree.path.clone(),
+    };
+    if scan.builds.is_empty() {
+        return Err(not_built(&objtree.path));
+    }
+    if let Some(exttree) = &trees.exttree {
+        // An external module sees the kernel's own crates, not the in-tree modules.
+        scan.builds.retain(|b| b.target.starts_with("rust/"));
+        let ext = scan_rust_builds(exttree).map_err(read_error(exttree))?;
+        if ext.builds.is_empty() {
+            return Err(not_built(exttree));
+        }
+        cmd_files += ext.cmd_files;
+        scan.builds.extend(ext.builds);
+        scan.problems.extend(ext.problems);
+    }
+
+    let mut response_cfgs = BTreeMap::new();
+    for file in scan.builds.iter().flat_map(|b| &b.invocation.response_files) {
+        if !response_cfgs.contains_key(file)
+            && let Ok(text) = std::fs::read_to_string(objtree.path.join(file))
+        {
+            response_cfgs.insert(file.clone(), kbuild::response_file_cfgs(&text));
+        }
+    }
+    let layout = Layout {
+        srctree: srctree.path.clone(),
+        objtree: objtree.path.clone(),
+        sysroot_src: trees.sysroot_src.clone(),
+    };
+    let project = build_project(&layout, &scan.builds, &response_cfgs, &|p| p.exists());
+    let mut problems: Vec<String> =
+        scan.problems.iter().map(|p| format!("{}: {}", p.path.display(), p.message)).collect();
+    problems.extend(project.warnings.iter().cloned());
+    let sysroot = (trees.sysroot.clone(), trees.sysroot_src.clone());
+    Ok(Output { project, problems, cmd_files, sysroot })
+}
+
+/// Writes `text` to `path` through a temporary file in the same directory and a rename, so
+/// that a reader never sees half a file.
+pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let result = (|| {
+        let mut file = std::fs::File::create(&tmp)?;
+        file.write_all(text.as_bytes())?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}

@@ -1,0 +1,232 @@
+//! The crate graph, from rustc invocations. Pure: paths are resolved against the trees given,
+//! nothing is read.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Component, Path, PathBuf};
+
+use kbuild::RustBuild;
+
+/// Sysroot crates: rust-analyzer loads them from `sysroot_src` and adds them as dependencies
+/// itself (`core`, `alloc` and `std` to every crate, `proc_macro` to proc macros), which is what
+/// makes it resolve inherent methods of primitive types (`<*mut u8>::add`).
+const SYSROOT_CRATES: &[&str] = &["core", "alloc", "std", "proc_macro", "test"];
+
+/// Where things are.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    /// The kernel source tree.
+    pub srctree: PathBuf,
+    /// The kernel build tree; kbuild runs rustc here, so relative paths start here.
+    pub objtree: PathBuf,
+    /// The sources of the sysroot crates (`<sysroot>/lib/rustlib/src/rust/library`).
+    pub sysroot_src: PathBuf,
+}
+
+/// One crate of the graph.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Crate {
+    /// `--crate-name`.
+    pub name: String,
+    /// The crate root, absolute.
+    pub root: PathBuf,
+    /// `--edition`.
+    pub edition: String,
+    /// Command-line `--cfg`s.
+    pub cfgs: Vec<String>,
+    /// Response files whose `--cfg`s apply, by group name (the file's name: `rustc_cfg`).
+    pub cfg_groups: Vec<String>,
+    /// Dependencies: (index into [`Project::crates`], name).
+    pub deps: Vec<(usize, String)>,
+    /// Environment kbuild set (`OBJTREE`, `RUST_MODFILE`).
+    pub env: BTreeMap<String, String>,
+    /// Whether it is a proc macro.
+    pub is_proc_macro: bool,
+    /// The proc macro's built library, absolute.
+    pub proc_macro_dylib: Option<PathBuf>,
+    /// Directories whose files belong to the crate, when it includes generated sources.
+    pub include_dirs: Vec<PathBuf>,
+    /// `-Zcrate-attr` values.
+    pub crate_attrs: Vec<String>,
+    /// Built for the kernel (`--target=scripts/target.json`) rather than the host.
+    pub kernel_target: bool,
+    /// The kbuild target it came from (`rust/kernel.o`).
+    pub kbuild_target: String,
+}
+
+/// The crate graph.
+#[derive(Clone, Debug, Default)]
+pub struct Project {
+    /// Crates, dependencies before dependents.
+    pub crates: Vec<Crate>,
+    /// `--cfg` groups by name, from response files, with the objtree-relative file they came from.
+    pub cfg_groups: BTreeMap<String, Vec<String>>,
+    /// What could not be resolved, for the user.
+    pub warnings: Vec<String>,
+}
+
+/// Normalises `path` lexically (`a/./b/../c` → `a/c`), joined onto `base` when relative.
+pub fn resolve(base: &Path, path: &str) -> PathBuf {
+    let joined = base.join(path);
+    let mut out = PathBuf::new();
+    for component in joined.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The group name of a response file: its file name (`rustc_cfg`).
+pub fn group_name(response_file: &str) -> String {
+    response_file.rsplit('/').next().unwrap_or(response_file).to_owned()
+}
+
+/// Builds the graph from `builds`; `response_cfgs` maps each response file (as written) to its
+/// `--cfg`s. `exists` says whether a file is there (stale `.cmd` files name removed sources).
+pub fn build_project(
+    layout: &Layout,
+    builds: &[RustBuild],
+    response_cfgs: &BTreeMap<String, Vec<String>>,
+    exists: &dyn Fn(&Path) -> bool,
+) -> Project {
+    let mut project = Project::default();
+    let mut crates = Vec::new();
+    for build in builds {
+        let inv = &build.invocation;
+        let root = resolve(&layout.objtree, &inv.root);
+        if root.starts_with(&layout.sysroot_src) {
+            // The kernel's own build of `core` (or `alloc`): rust-analyzer's sysroot stands in.
+            continue;
+        }
+        if !exists(&root) {
+            project.warnings.push(format!(
+                "{}: crate {} names {}, which no longer exists: the build is stale, rebuild with make",
+                build.cmd_file.display(),
+                inv.crate_name,
+                root.display()
+            ));
+            continue;
+        }
+        let mut cfg_groups = Vec::new();
+        for file in &inv.response_files {
+            let name = group_name(file);
+            match response_cfgs.get(file) {
+                Some(cfgs) => {
+                    project.cfg_groups.entry(name.clone()).or_insert_with(|| cfgs.clone());
+                    cfg_groups.push(name);
+                }
+                None => project.warnings.push(format!(
+                    "{}: response file {file} could not be read; its cfgs are missing",
+                    build.cmd_file.display()
+                )),
+            }
+        }
+        let include_dirs = if inv.env.contains_key("OBJTREE") {
+            // It includes generated files from the objtree (`bindings_generated.rs`): both its
+            // source directory and the matching objtree directory belong to it.
+            let dir = root.parent().unwrap_or(Path::new("/")).to_owned();
+            let mirror = dir
+                .strip_prefix(&layout.srctree)
+                .map(|rel| layout.objtree.join(rel))
+                .unwrap_or_else(|_| dir.clone());
+            let mut dirs = vec![dir];
+            if !dirs.contains(&mirror) {
+                dirs.push(mirror);
+            }
+            dirs
+        } else {
+            Vec::new()
+        };
+        crates.push((
+            build,
+            Crate {
+                name: inv.crate_name.clone(),
+                root,
+                edition: inv.edition.clone(),
+                cfgs: inv.cfgs.clone(),
+                cfg_groups,
+                deps: Vec::new(),
+                env: inv.env.clone(),
+                is_proc_macro: inv.crate_type == "proc-macro",
+                proc_macro_dylib: (inv.crate_type == "proc-macro")
+                    .then(|| inv.emit("link").map(|p| resolve(&layout.objtree, p)))
+                    .flatten(),
+                include_dirs,
+                crate_attrs: inv.crate_attrs.clone(),
+                kernel_target: inv.is_kernel_target(),
+                kbuild_target: build.target.clone(),
+            },
+        ));
+    }
+
+    // Dependencies by name; a name built twice prefers the one for the same target.
+    let lookup = |name: &str, kernel_target: bool| -> Option<usize> {
+        let mut candidates = crates.iter().enumerate().filter(|(_, (_, c))| c.name == name);
+        let all: Vec<usize> = candidates.by_ref().map(|(i, _)| i).collect();
+        all.iter()
+            .copied()
+            .find(|&i| crates[i].1.kernel_target == kernel_target)
+            .or(all.first().copied())
+    };
+    let mut edges: Vec<Vec<(usize, String)>> = Vec::new();
+    for (build, krate) in &crates {
+        let mut deps = Vec::new();
+        for name in &build.invocation.externs {
+            if SYSROOT_CRATES.contains(&name.as_str()) {
+                continue;
+            }
+            match lookup(name, krate.kernel_target) {
+                Some(i) => deps.push((i, name.clone())),
+                None => project.warnings.push(format!(
+                    "{}: crate {} depends on {name}, which kbuild did not build in this tree",
+                    build.cmd_file.display(),
+                    krate.name
+                )),
+            }
+        }
+        edges.push(deps);
+    }
+
+    // Dependencies first (Kahn), ties broken by kbuild target, so the output is stable.
+    let n = crates.len();
+    let mut order = Vec::with_capacity(n);
+    let mut placed = vec![false; n];
+    let mut ready: BTreeSet<(String, usize)> = BTreeSet::new();
+    let pending = |i: usize, placed: &[bool]| edges[i].iter().filter(|(d, _)| !placed[*d]).count();
+    for (i, (_, krate)) in crates.iter().enumerate() {
+        if pending(i, &placed) == 0 {
+            ready.insert((krate.kbuild_target.clone(), i));
+        }
+    }
+    while let Some(first) = ready.pop_first() {
+        let i = first.1;
+        if placed[i] {
+            continue;
+        }
+        placed[i] = true;
+        order.push(i);
+        for j in 0..n {
+            if !placed[j] && edges[j].iter().any(|(d, _)| *d == i) && pending(j, &placed) == 0 {
+                ready.insert((crates[j].1.kbuild_target.clone(), j));
+            }
+        }
+    }
+    if order.len() < n {
+        project.warnings.push("the crate graph has a dependency cycle; order is arbitrary".into());
+        order.extend((0..n).filter(|i| !placed[*i]));
+    }
+    let mut new_index = vec![0; n];
+    for (new, &old) in order.iter().enumerate() {
+        new_index[old] = new;
+    }
+    for &old in &order {
+        let mut krate = crates[old].1.clone();
+        krate.deps = edges[old].iter().map(|(d, name)| (new_index[*d], name.clone())).collect();
+        project.crates.push(krate);
+    }
+    project
+}

@@ -1,0 +1,135 @@
+//! The `rust-project.json` format, as rust-analyzer reads it, and the conversion from the
+//! graph. Field order and sorted maps make the output deterministic.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::graph::Project;
+use crate::rust_analyzer::Features;
+
+/// The file.
+#[derive(Serialize, Debug)]
+pub struct ProjectJson {
+    /// The toolchain's sysroot.
+    pub sysroot: PathBuf,
+    /// Its crates' sources; rust-analyzer loads `core`, `alloc`, `std`, `proc_macro` from here.
+    pub sysroot_src: PathBuf,
+    /// Shared cfg lists, by name.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub cfg_groups: BTreeMap<String, Vec<String>>,
+    /// The crates.
+    pub crates: Vec<CrateJson>,
+}
+
+/// One crate.
+#[derive(Serialize, Debug)]
+pub struct CrateJson {
+    /// The crate's name, for display.
+    pub display_name: String,
+    /// The crate root.
+    pub root_module: PathBuf,
+    /// The edition.
+    pub edition: String,
+    /// Dependencies, by index.
+    pub deps: Vec<DepJson>,
+    /// Names of `cfg_groups` that apply.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cfg_groups: Vec<String>,
+    /// The crate's own cfgs.
+    pub cfg: Vec<String>,
+    /// Environment for `env!`.
+    pub env: BTreeMap<String, String>,
+    /// Part of the project being edited (not a dependency from elsewhere).
+    pub is_workspace_member: bool,
+    /// A proc macro.
+    pub is_proc_macro: bool,
+    /// The proc macro's built library.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proc_macro_dylib_path: Option<PathBuf>,
+    /// Which files belong to the crate, when not just its root's directory.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<SourceJson>,
+    /// Crate attributes given on the command line (`no_std`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub crate_attrs: Vec<String>,
+}
+
+/// A dependency.
+#[derive(Serialize, Debug)]
+pub struct DepJson {
+    /// Index into `crates`.
+    #[serde(rename = "crate")]
+    pub krate: usize,
+    /// The name it is imported under.
+    pub name: String,
+}
+
+/// The files of a crate.
+#[derive(Serialize, Debug)]
+pub struct SourceJson {
+    /// Directories whose files belong to the crate.
+    pub include_dirs: Vec<PathBuf>,
+    /// Directories whose files do not.
+    pub exclude_dirs: Vec<PathBuf>,
+}
+
+/// The file for `project`, using what the installed rust-analyzer understands.
+pub fn to_json(
+    project: &Project,
+    sysroot: PathBuf,
+    sysroot_src: PathBuf,
+    features: Features,
+) -> ProjectJson {
+    let crates = project
+        .crates
+        .iter()
+        .map(|c| {
+            let (cfg_groups, mut cfg) = if features.cfg_groups {
+                (c.cfg_groups.clone(), c.cfgs.clone())
+            } else {
+                let mut cfg = c.cfgs.clone();
+                for group in &c.cfg_groups {
+                    cfg.extend(project.cfg_groups.get(group).into_iter().flatten().cloned());
+                }
+                (Vec::new(), cfg)
+            };
+            cfg.dedup();
+            CrateJson {
+                display_name: c.name.clone(),
+                root_module: c.root.clone(),
+                edition: c.edition.clone(),
+                deps: c
+                    .deps
+                    .iter()
+                    .map(|(i, name)| DepJson { krate: *i, name: name.clone() })
+                    .collect(),
+                cfg_groups,
+                cfg,
+                env: c.env.clone(),
+                is_workspace_member: true,
+                is_proc_macro: c.is_proc_macro,
+                proc_macro_dylib_path: c.proc_macro_dylib.clone(),
+                source: (!c.include_dirs.is_empty()).then(|| SourceJson {
+                    include_dirs: c.include_dirs.clone(),
+                    exclude_dirs: Vec::new(),
+                }),
+                crate_attrs: if features.crate_attrs { c.crate_attrs.clone() } else { Vec::new() },
+            }
+        })
+        .collect();
+    ProjectJson {
+        sysroot,
+        sysroot_src,
+        cfg_groups: if features.cfg_groups { project.cfg_groups.clone() } else { BTreeMap::new() },
+        crates,
+    }
+}
+
+/// Pretty JSON with a final newline.
+pub fn render(json: &ProjectJson) -> String {
+    let mut text = serde_json::to_string_pretty(json).expect("plain data always serialises");
+    text.push('\n');
+    text
+}

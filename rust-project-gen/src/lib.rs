@@ -1,0 +1,15 @@
+//! `rust-project-gen`: writes `rust-project.json` for rust-analyzer from what kbuild actually
+//! ran, instead of guessing the crate graph from Makefiles as `scripts/generate_rust_analyzer.py`
+//! does.
+//!
+//! - [`graph`] (pure) turns the rustc invocations that `kbuild::scan` found into a crate graph;
+//! - [`json`] (the edge) mirrors the `rust-project.json` format and serialises the graph;
+//! - [`generate`] ties them to the trees on disk and writes the file atomically.
+
+pub mod generate;
+pub mod graph;
+pub mod json;
+pub mod rust_analyzer;
+
+pub use generate::{GenerateError, Output, Trees, generate, write_atomically};
+pub use graph::{Crate, Project, build_project};

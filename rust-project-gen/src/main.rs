@@ -1,0 +1,157 @@
+//! `rust-project-gen`: writes `rust-project.json` for rust-analyzer from what kbuild ran.
+//!
+//! Exit status: 0 on success (and, with `--check`, when the file is up to date), 1 when
+//! `--check` finds the file stale or missing, 2 on errors.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use clap::Parser;
+use rust_project_gen::rust_analyzer::{self, Features};
+use rust_project_gen::{Trees, generate, write_atomically};
+use subprocess::Command;
+
+/// Write rust-project.json for rust-analyzer from the rustc invocations kbuild saved.
+///
+/// Give the trees like kbuild gives them to scripts/generate_rust_analyzer.py
+/// (SRCTREE OBJTREE SYSROOT SYSROOT_SRC [EXTTREE]), or none: then the objtree is
+/// $KBUILD_OUTPUT or the nearest directory above this one with a .config, and the srctree its
+/// `source` link.
+#[derive(Parser, Debug)]
+#[command(version)]
+struct Args {
+    /// SRCTREE OBJTREE SYSROOT SYSROOT_SRC [EXTTREE].
+    #[arg(num_args = 0..=5, value_name = "TREES")]
+    trees: Vec<PathBuf>,
+    /// Where to write (default: rust-project.json in the objtree, or in EXTTREE).
+    #[arg(long, short)]
+    output: Option<PathBuf>,
+    /// Print the file on stdout instead of writing it.
+    #[arg(long, conflicts_with = "output")]
+    stdout: bool,
+    /// Write nothing; exit 1 if the existing file is missing or differs from what would be written.
+    #[arg(long)]
+    check: bool,
+    /// Write even when some .cmd files could not be used (a partial graph).
+    #[arg(long)]
+    force: bool,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    match run(&args) {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("rust-project-gen: error: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    let start = Instant::now();
+    let trees = match args.trees.as_slice() {
+        [] => discover()?,
+        [srctree, objtree, sysroot, sysroot_src, rest @ ..] => Trees {
+            srctree: srctree.clone(),
+            objtree: objtree.clone(),
+            sysroot: sysroot.clone(),
+            sysroot_src: sysroot_src.clone(),
+            exttree: rest.first().cloned(),
+        },
+        _ => {
+            bail!("give all of SRCTREE OBJTREE SYSROOT SYSROOT_SRC [EXTTREE], or none to find them")
+        }
+    };
+    // The toolchain's own rust-analyzer (what rustup starts for an editor), asked while the
+    // trees are scanned.
+    let toolchain_ra = trees.sysroot.join("bin/rust-analyzer");
+    let ra = if toolchain_ra.is_file() { toolchain_ra } else { PathBuf::from("rust-analyzer") };
+    let objtree = trees.objtree.clone();
+    let version = std::thread::spawn(move || run_tool(&ra, &["--version"], &objtree));
+    let output = generate(&trees);
+    let features = match version.join().expect("the version thread does not panic") {
+        Ok(version) => rust_analyzer::features(&version),
+        Err(_) => {
+            eprintln!(
+                "rust-project-gen: warning: rust-analyzer not found; writing for a current one"
+            );
+            Features::ALL
+        }
+    };
+    if !features.crate_attrs {
+        eprintln!(
+            "rust-project-gen: warning: this rust-analyzer predates `crate_attrs`, so it cannot see -Zcrate-attr=no_std: modules may appear to have std"
+        );
+    }
+    let output = output?;
+    let text = output.text(features);
+    for problem in &output.problems {
+        eprintln!("rust-project-gen: warning: {problem}");
+    }
+    let path = args.output.clone().unwrap_or_else(|| {
+        trees.exttree.as_ref().unwrap_or(&trees.objtree).join("rust-project.json")
+    });
+    if args.check {
+        let current = std::fs::read_to_string(&path).unwrap_or_default();
+        return Ok(if current == text {
+            eprintln!("{} is up to date", path.display());
+            ExitCode::SUCCESS
+        } else {
+            eprintln!("{} is stale or missing: run rust-project-gen to update it", path.display());
+            ExitCode::FAILURE
+        });
+    }
+    if !output.problems.is_empty() && !args.force {
+        bail!(
+            "{} problem(s) above: the crate graph would be partial, so nothing was written; fix them (usually by rebuilding), or pass --force to write it anyway",
+            output.problems.len()
+        );
+    }
+    if args.stdout {
+        print!("{text}");
+    } else {
+        write_atomically(&path, &text)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        println!("{}", path.display());
+    }
+    eprintln!(
+        "rust-project-gen: {} crates from {} .cmd files in {:.1} ms",
+        output.project.crates.len(),
+        output.cmd_files,
+        start.elapsed().as_secs_f64() * 1000.0
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Finds the trees from the environment and the current directory.
+fn discover() -> anyhow::Result<Trees> {
+    let objtree = match std::env::var_os("KBUILD_OUTPUT") {
+        Some(dir) => PathBuf::from(dir),
+        None => {
+            let cwd = std::env::current_dir().context("cannot read the current directory")?;
+            cwd.ancestors()
+                .find(|d| d.join(".config").is_file() && d.join("include/generated").is_dir())
+                .map(Path::to_owned)
+                .with_context(|| {
+                    format!(
+                        "no kernel build tree (a directory with .config and include/generated) at or above {}: run from the objtree, set KBUILD_OUTPUT, or give SRCTREE OBJTREE SYSROOT SYSROOT_SRC",
+                        cwd.display()
+                    )
+                })?
+        }
+    };
+    let srctree = std::fs::canonicalize(objtree.join("source")).unwrap_or_else(|_| objtree.clone());
+    let sysroot =
+        PathBuf::from(run_tool(Path::new("rustc"), &["--print", "sysroot"], &objtree)?.trim());
+    let sysroot_src = sysroot.join("lib/rustlib/src/rust/library");
+    Ok(Trees { srctree, objtree, sysroot, sysroot_src, exttree: None })
+}
+
+fn run_tool(program: &Path, args: &[&str], cwd: &Path) -> anyhow::Result<String> {
+    let out =
+        Command::new(program, cwd).args(args).timeout(Duration::from_secs(30)).run_checked()?;
+    Ok(out.stdout)
+}

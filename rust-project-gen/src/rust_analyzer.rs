@@ -1,0 +1,64 @@
+//! What the installed rust-analyzer understands of `rust-project.json`, from its version.
+
+/// Optional `rust-project.json` fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// `cfg_groups` (rust-analyzer of 2024-08-12 and later): the kernel's ~1000 cfgs once
+    /// instead of once per crate.
+    pub cfg_groups: bool,
+    /// `crate_attrs` (2025-12-22 and later): `-Zcrate-attr=no_std`, so that modules cannot
+    /// silently use `std`.
+    pub crate_attrs: bool,
+}
+
+impl Features {
+    /// Everything, for a current rust-analyzer.
+    pub const ALL: Features = Features { cfg_groups: true, crate_attrs: true };
+}
+
+/// The build date in `rust-analyzer --version` output, such as
+/// `rust-analyzer 1.95.0 (5980761 2026-04-14)`, as `(year, month, day)`.
+pub fn build_date(version: &str) -> Option<(u32, u32, u32)> {
+    version.split(|c: char| c.is_whitespace() || c == '(' || c == ')').find_map(|word| {
+        let mut parts = word.split('-');
+        let (y, m, d) = (parts.next()?, parts.next()?, parts.next()?);
+        if parts.next().is_some() || y.len() != 4 {
+            return None;
+        }
+        Some((y.parse().ok()?, m.parse().ok()?, d.parse().ok()?))
+    })
+}
+
+/// The features of the rust-analyzer whose `--version` printed `version`; all of them when
+/// the date cannot be read (a development build).
+pub fn features(version: &str) -> Features {
+    match build_date(version) {
+        Some(date) => {
+            Features { cfg_groups: date >= (2024, 8, 12), crate_attrs: date >= (2025, 12, 22) }
+        }
+        None => Features::ALL,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn features_by_release_date() {
+        assert_eq!(features("rust-analyzer 1.95.0 (5980761 2026-04-14)"), Features::ALL);
+        assert_eq!(
+            features("rust-analyzer 1.85.0 (4d91de4 2025-02-17)"),
+            Features { cfg_groups: true, crate_attrs: false }
+        );
+        assert_eq!(
+            features("rust-analyzer 1.78.0 (9b00956 2024-04-29)"),
+            Features { cfg_groups: false, crate_attrs: false }
+        );
+        assert_eq!(features("rust-analyzer 0.0.0 (dev)"), Features::ALL);
+        assert_eq!(
+            build_date("rust-analyzer 0.3.2593-standalone (2025-09-01)"),
+            Some((2025, 9, 1))
+        );
+    }
+}

@@ -1,0 +1,145 @@
+//! The real binary on trees that are not ready or hold bad `.cmd` files: a clear message naming
+//! the file and what to run, nothing written over a good file without `--force`.
+
+mod common;
+
+use std::ffi::OsStr;
+use std::path::Path;
+
+use common::{Fixture, run, write};
+
+fn args<'a>(f: &'a Fixture, extra: &'a [&'a str]) -> Vec<&'a OsStr> {
+    let mut args: Vec<&OsStr> = vec![
+        f.srctree.as_os_str(),
+        f.objtree.as_os_str(),
+        f.sysroot.as_os_str(),
+        f.sysroot_src.as_os_str(),
+    ];
+    args.extend(extra.iter().map(OsStr::new));
+    args
+}
+
+#[test]
+fn writes_and_prints_the_path() {
+    let f = Fixture::new("demo");
+    let run = run(&args(&f, &[]));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let path = f.objtree.join("rust-project.json");
+    assert_eq!(run.stdout, format!("{}\n", path.display()));
+    assert!(std::fs::read_to_string(&path).unwrap().contains("\"display_name\": \"kernel\""));
+}
+
+#[test]
+fn objtree_not_configured() {
+    let f = Fixture::new("demo");
+    std::fs::remove_file(f.objtree.join(".config")).unwrap();
+    let run = run(&args(&f, &[]));
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        f.normalise(&run.stderr),
+        "rust-project-gen: error: $OBJTREE is not configured (no .config): configure it with `make -C $SRCTREE O=$OBJTREE defconfig`, enable CONFIG_RUST, then build it\n"
+    );
+}
+
+#[test]
+fn objtree_without_rust() {
+    let f = Fixture::new("demo");
+    write(&f.objtree.join(".config"), "# CONFIG_RUST is not set\n");
+    let run = run(&args(&f, &[]));
+    assert_eq!(run.code, 2);
+    assert!(
+        f.normalise(&run.stderr)
+            .starts_with("rust-project-gen: error: $OBJTREE/.config does not enable CONFIG_RUST"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn configured_but_not_built() {
+    let f = Fixture::new("demo");
+    for dir in ["rust", "samples", "scripts"] {
+        std::fs::remove_dir_all(f.objtree.join(dir)).unwrap();
+    }
+    let run = run(&args(&f, &[]));
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        f.normalise(&run.stderr),
+        "rust-project-gen: error: no rustc invocation in the .cmd files of $OBJTREE: the tree is configured but not built; build it with `make -C $SRCTREE O=$OBJTREE -j$(nproc)` (rust-project-gen reads what kbuild ran)\n"
+    );
+}
+
+#[test]
+fn missing_rust_src() {
+    let f = Fixture::new("demo");
+    std::fs::remove_dir_all(&f.sysroot_src).unwrap();
+    let run = run(&args(&f, &[]));
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.ends_with("does not exist: install the Rust sources with `rustup component add rust-src` (`make setup` does)\n"), "{}", run.stderr);
+}
+
+/// A stale `.cmd` (its source was deleted) and a malformed one: each named, the graph partial,
+/// so the good file stays unless `--force`.
+#[test]
+fn stale_and_malformed_cmd_files_keep_the_good_file_unless_forced() {
+    let f = Fixture::new("demo");
+    let path = f.objtree.join("rust-project.json");
+    assert_eq!(run(&args(&f, &[])).code, 0);
+    let good = std::fs::read_to_string(&path).unwrap();
+
+    std::fs::remove_file(f.srctree.join("samples/rust/rust_print.rs")).unwrap();
+    write(
+        &f.objtree.join("samples/rust/.broken.o.cmd"),
+        "savedcmd_samples/rust/broken.o := rustc --crate-name 'broken x.rs\n",
+    );
+    let run1 = run(&args(&f, &[]));
+    assert_eq!(run1.code, 2);
+    let stderr = f.normalise(&run1.stderr);
+    assert!(stderr.contains("rust-project-gen: warning: $OBJTREE/samples/rust/.broken.o.cmd: saved command for samples/rust/broken.o: unterminated single quote\n"), "{stderr}");
+    assert!(stderr.contains("rust-project-gen: warning: $OBJTREE/samples/rust/.rust_print.o.cmd: crate rust_print names $SRCTREE/samples/rust/rust_print.rs, which no longer exists: the build is stale, rebuild with make\n"), "{stderr}");
+    assert!(stderr.ends_with("rust-project-gen: error: 2 problem(s) above: the crate graph would be partial, so nothing was written; fix them (usually by rebuilding), or pass --force to write it anyway\n"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), good, "the good file was overwritten");
+
+    let forced = run(&args(&f, &["--force"]));
+    assert_eq!(forced.code, 0, "{}", forced.stderr);
+    let partial = std::fs::read_to_string(&path).unwrap();
+    assert!(!partial.contains("rust_print") && partial.contains("rust_minimal"));
+}
+
+#[test]
+fn check_says_stale_or_up_to_date() {
+    let f = Fixture::new("demo");
+    let path = f.objtree.join("rust-project.json");
+    let missing = run(&args(&f, &["--check"]));
+    assert_eq!(
+        (missing.code, f.normalise(&missing.stderr).as_str()),
+        (1, "$OBJTREE/rust-project.json is stale or missing: run rust-project-gen to update it\n")
+    );
+    assert!(!path.exists(), "--check writes nothing");
+    assert_eq!(run(&args(&f, &[])).code, 0);
+    let fresh = run(&args(&f, &["--check"]));
+    assert_eq!(fresh.code, 0, "{}", fresh.stderr);
+    write(
+        &f.objtree.join("samples/rust/.rust_minimal.o.cmd"),
+        &f.fill(
+            &std::fs::read_to_string(
+                Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("tests/fixtures/demo/objtree/samples/rust/.rust_minimal.o.cmd"),
+            )
+            .unwrap()
+            .replace("--edition=2021", "--edition=2024"),
+        ),
+    );
+    assert_eq!(run(&args(&f, &["--check"])).code, 1);
+}
+
+#[test]
+fn wrong_number_of_trees() {
+    let f = Fixture::new("demo");
+    let run = run(&[f.srctree.as_os_str(), f.objtree.as_os_str()]);
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "rust-project-gen: error: give all of SRCTREE OBJTREE SYSROOT SYSROOT_SRC [EXTTREE], or none to find them\n"
+    );
+}

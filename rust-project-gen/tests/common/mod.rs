@@ -1,0 +1,106 @@
+//! Shared by the integration tests: fixture trees laid out in temporary directories, and the
+//! real binary.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A srctree, an objtree and a sysroot made from `tests/fixtures/<name>/objtree`, with the
+/// `@SRCTREE@`, `@OBJTREE@` and `@SYSROOT@` placeholders of its `.cmd` files filled in and
+/// every crate root they name created.
+pub struct Fixture {
+    pub dir: tempfile::TempDir,
+    pub srctree: PathBuf,
+    pub objtree: PathBuf,
+    pub sysroot: PathBuf,
+    pub sysroot_src: PathBuf,
+}
+
+impl Fixture {
+    pub fn new(name: &str) -> Fixture {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let fixture = Fixture {
+            srctree: root.join("srctree"),
+            objtree: root.join("objtree"),
+            sysroot: root.join("sysroot"),
+            sysroot_src: root.join("sysroot/lib/rustlib/src/rust/library"),
+            dir,
+        };
+        let src =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name).join("objtree");
+        fixture.copy(&src, &fixture.objtree);
+        write(
+            &fixture.srctree.join("Makefile"),
+            "VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 118\nEXTRAVERSION =\n",
+        );
+        write(&fixture.srctree.join("Kbuild"), "");
+        std::fs::create_dir_all(fixture.srctree.join("rust/kernel")).unwrap();
+        write(&fixture.sysroot_src.join("core/src/lib.rs"), "");
+        fixture
+    }
+
+    /// Copies `from` to `to`, filling in placeholders and creating the `.rs` files named.
+    fn copy(&self, from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap().flatten() {
+            let target = to.join(entry.file_name());
+            if entry.file_type().unwrap().is_dir() {
+                self.copy(&entry.path(), &target);
+                continue;
+            }
+            let text = self.fill(&std::fs::read_to_string(entry.path()).unwrap());
+            for word in text.split_whitespace() {
+                if word.ends_with(".rs") && word.starts_with('/') {
+                    write(Path::new(word), "");
+                }
+            }
+            write(&target, &text);
+        }
+    }
+
+    pub fn fill(&self, text: &str) -> String {
+        text.replace("@SRCTREE@", &self.srctree.display().to_string())
+            .replace("@OBJTREE@", &self.objtree.display().to_string())
+            .replace("@SYSROOT@", &self.sysroot.display().to_string())
+    }
+
+    /// `text` with this fixture's paths replaced by `$SRCTREE`, `$OBJTREE`, `$SYSROOT`.
+    pub fn normalise(&self, text: &str) -> String {
+        text.replace(&self.srctree.display().to_string(), "$SRCTREE")
+            .replace(&self.objtree.display().to_string(), "$OBJTREE")
+            .replace(&self.sysroot.display().to_string(), "$SYSROOT")
+    }
+
+    /// The kbuild-style arguments: SRCTREE OBJTREE SYSROOT SYSROOT_SRC.
+    pub fn args(&self) -> Vec<PathBuf> {
+        vec![
+            self.srctree.clone(),
+            self.objtree.clone(),
+            self.sysroot.clone(),
+            self.sysroot_src.clone(),
+        ]
+    }
+}
+
+pub fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// What the real binary did.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+pub fn run(args: &[&std::ffi::OsStr]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_rust-project-gen")).args(args).output().unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
