@@ -37,7 +37,7 @@ export KERNEL_SRC KERNEL_OBJ EXTMOD_DIR
 CARGO := cargo
 WORKBENCH := $(CURDIR)/target/debug/workbench
 
-.PHONY: help setup tools kernel demo test check bench clean-cache
+.PHONY: help setup tools kernel demo test check bench rust-analyzer clean-cache
 
 help: ## List the targets
 	@echo "Rust-for-Linux developer tools. The two commands:"
@@ -73,8 +73,14 @@ test: kernel check ## Every test: unit, integration and QEMU boots of the demo k
 	     END { printf "tests: %d passed, %d failed\n", passed, failed }' $(CACHE)/logs/cargo-test.log; \
 	exit $$status
 
-bench: tools ## Benchmarks: each tool against its anchor, as ratios in one run
-	@echo "bench: no comparisons registered yet; each tool adds its own here as it lands"
+bench: kernel ## Benchmarks: each tool against its anchor, as ratios in one run
+	$(CARGO) build --locked --release -p rust-project-gen
+	$(CARGO) bench --locked -p rust-project-gen --bench vs_upstream
+
+rust-analyzer: kernel ## Write rust-project.json for the demo tree (M=dir: for that external module) and print its path
+	@sysroot=$$(rustc --print sysroot); \
+	$(CURDIR)/target/debug/rust-project-gen $(KERNEL_SRC) $(KERNEL_OBJ) $$sysroot \
+		$$sysroot/lib/rustlib/src/rust/library $(if $(M),$(abspath $(M)))
 
 clean-cache: ## Remove the kernel trees, logs and tools prefix in $(CACHE)
 	rm -rf $(CACHE)

@@ -1,0 +1,222 @@
+//! `make bench`: rust-project-gen against `scripts/generate_rust_analyzer.py` on the same
+//! tree, in one run: generation time, output size, crates, and what rust-analyzer makes of
+//! each file (errors from `diagnostics`, unknown types, time and memory from `analysis-stats`).
+//! Ratios, not thresholds: nothing here fails on a number.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use subprocess::Command;
+
+const RUNS: usize = 10;
+
+fn var(name: &str) -> PathBuf {
+    std::env::var_os(name).map(PathBuf::from).unwrap_or_else(|| {
+        eprintln!("{name} is not set: run this with `make bench`, which builds the demo kernel");
+        std::process::exit(2)
+    })
+}
+
+struct Side {
+    name: &'static str,
+    command: Command,
+    dir: tempfile::TempDir,
+}
+
+fn main() {
+    let (src, obj) = (var("KERNEL_SRC"), var("KERNEL_OBJ"));
+    let sysroot =
+        PathBuf::from(run(&Command::new("rustc", &obj).args(["--print", "sysroot"])).trim());
+    let sysroot_src = sysroot.join("lib/rustlib/src/rust/library");
+    let ra = sysroot.join("bin/rust-analyzer");
+    let ours = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/release/rust-project-gen");
+    if !ours.is_file() {
+        eprintln!("{} is missing: `make bench` builds it (cargo build --release)", ours.display());
+        std::process::exit(2);
+    }
+    let trees = [&src, &obj, &sysroot, &sysroot_src];
+    let sides = [
+        Side {
+            name: "upstream",
+            command: Command::new("python3", &obj)
+                .arg(src.join("scripts/generate_rust_analyzer.py"))
+                .args(["--cfgs=core=--cfg no_fp_fmt_parse", "2024"])
+                .args(trees),
+            dir: tempfile::tempdir().unwrap(),
+        },
+        Side {
+            name: "ours",
+            command: Command::new(&ours, &obj).args(trees).arg("--stdout"),
+            dir: tempfile::tempdir().unwrap(),
+        },
+    ];
+
+    let mut rows: Vec<(String, String, String, String)> = Vec::new();
+    let mut times = Vec::new();
+    let mut sizes = Vec::new();
+    let mut crates = Vec::new();
+    for side in &sides {
+        let mut samples = Vec::new();
+        let mut text = String::new();
+        for _ in 0..RUNS {
+            let start = Instant::now();
+            text = run(&side.command);
+            samples.push(start.elapsed());
+        }
+        samples.sort();
+        times.push(samples[RUNS / 2]);
+        sizes.push(text.len());
+        let json: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+        crates.push(json["crates"].as_array().map_or(0, Vec::len));
+        std::fs::write(side.dir.path().join("rust-project.json"), &text).unwrap();
+        eprintln!(
+            "bench: {} generated in {:.1} ms (median of {RUNS})",
+            side.name,
+            ms(times[times.len() - 1])
+        );
+    }
+    rows.push(row(
+        "generation time, median of 10",
+        &times,
+        |d| format!("{:.1} ms", ms(*d)),
+        |a, b| ms(*a) / ms(*b),
+        "faster",
+    ));
+    rows.push(row(
+        "output size",
+        &sizes,
+        |s| format!("{:.0} KB", *s as f64 / 1000.0),
+        |a, b| *a as f64 / *b as f64,
+        "smaller",
+    ));
+    rows.push((
+        "crates".into(),
+        crates[0].to_string(),
+        crates[1].to_string(),
+        "only what kbuild built".into(),
+    ));
+
+    let mut errors = Vec::new();
+    let mut stats = Vec::new();
+    for side in &sides {
+        eprintln!("bench: rust-analyzer diagnostics and analysis-stats on {}'s file", side.name);
+        let out = Command::new(&ra, side.dir.path())
+            .arg("diagnostics")
+            .arg(side.dir.path())
+            .timeout(Duration::from_secs(600))
+            .run()
+            .expect("rust-analyzer runs");
+        errors
+            .push(out.stdout.replace('\r', "\n").lines().filter(|l| l.contains("Error ")).count());
+        let out = Command::new(&ra, side.dir.path())
+            .arg("analysis-stats")
+            .arg(side.dir.path())
+            .timeout(Duration::from_secs(900))
+            .run()
+            .expect("rust-analyzer runs");
+        stats.push(AnalysisStats::parse(&format!("{}\n{}", out.stdout, out.stderr)));
+    }
+    rows.push((
+        "rust-analyzer errors".into(),
+        errors[0].to_string(),
+        errors[1].to_string(),
+        String::new(),
+    ));
+    rows.push((
+        "unknown-type expressions".into(),
+        stats[0].unknown_types(),
+        stats[1].unknown_types(),
+        String::new(),
+    ));
+    rows.push((
+        "analysis-stats total time".into(),
+        stats[0].total_time.clone(),
+        stats[1].total_time.clone(),
+        "ours resolves more, so rust-analyzer infers more".into(),
+    ));
+    rows.push((
+        "analysis-stats memory".into(),
+        stats[0].total_memory.clone(),
+        stats[1].total_memory.clone(),
+        String::new(),
+    ));
+
+    println!(
+        "rust-project.json on {} ({})",
+        obj.display(),
+        run(&Command::new(&ra, &obj).arg("--version")).trim()
+    );
+    println!(
+        "{:<32} {:>22} {:>22}  {}",
+        "", "upstream script", "rust-project-gen", "ours vs upstream"
+    );
+    for (name, a, b, ratio) in rows {
+        println!("{name:<32} {a:>22} {b:>22}  {ratio}");
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn row<T>(
+    name: &str,
+    values: &[T],
+    show: impl Fn(&T) -> String,
+    ratio: impl Fn(&T, &T) -> f64,
+    better: &str,
+) -> (String, String, String, String) {
+    let ratio = ratio(&values[0], &values[1]);
+    (name.to_owned(), show(&values[0]), show(&values[1]), format!("{ratio:.1}x {better}"))
+}
+
+fn run(cmd: &Command) -> String {
+    match cmd.run_checked() {
+        Ok(out) => out.stdout,
+        Err(e) => {
+            eprintln!("bench: {e}");
+            std::process::exit(2)
+        }
+    }
+}
+
+/// The lines of `rust-analyzer analysis-stats` that the bench reports.
+#[derive(Default)]
+struct AnalysisStats {
+    exprs: Option<(u64, u64)>,
+    total_time: String,
+    total_memory: String,
+}
+
+impl AnalysisStats {
+    fn parse(output: &str) -> AnalysisStats {
+        let mut stats = AnalysisStats::default();
+        for line in output.split(['\r', '\n', '\u{8}']) {
+            let line = line.trim();
+            if let Some(rest) = line.strip_prefix("exprs: ") {
+                // "exprs: 102984, ??ty: 5449 (5%), ?ty: 0 (0%), !ty: 0"
+                let total = rest.split(',').next().and_then(|n| n.trim().parse().ok());
+                let unknown = rest
+                    .split("??ty: ")
+                    .nth(1)
+                    .and_then(|r| r.split(' ').next())
+                    .and_then(|n| n.parse().ok());
+                stats.exprs = total.zip(unknown);
+            } else if let Some(rest) = line.strip_prefix("Total:") {
+                let mut parts = rest.split(',');
+                stats.total_time = parts.next().unwrap_or("").trim().to_owned();
+                stats.total_memory = parts.next().unwrap_or("").trim().to_owned();
+            }
+        }
+        stats
+    }
+
+    fn unknown_types(&self) -> String {
+        match self.exprs {
+            Some((total, unknown)) => {
+                format!("{unknown}/{total} ({:.1}%)", unknown as f64 * 100.0 / total as f64)
+            }
+            None => "?".to_owned(),
+        }
+    }
+}
