@@ -146,10 +146,7 @@ fn main() {
         obj.display(),
         run(&Command::new(&ra, &obj).arg("--version")).trim()
     );
-    println!(
-        "{:<32} {:>22} {:>22}  {}",
-        "", "upstream script", "rust-project-gen", "ours vs upstream"
-    );
+    println!("{:<32} {:>22} {:>22}  ours vs upstream", "", "upstream script", "rust-project-gen");
     for (name, a, b, ratio) in rows {
         println!("{name:<32} {a:>22} {b:>22}  {ratio}");
     }
