@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use kbuild::{Objtree, Srctree, scan_rust_builds};
 
 use crate::graph::{Layout, Project, build_project};
-use crate::json::{render, to_json};
+use crate::json::{Flycheck, render, to_json};
 use crate::rust_analyzer::Features;
 
 /// The trees, as kbuild's `make rust-analyzer` passes them to the upstream script.
@@ -41,9 +41,9 @@ pub struct Output {
 
 impl Output {
     /// The text of `rust-project.json`, with what the installed rust-analyzer understands.
-    pub fn text(&self, features: Features) -> String {
+    pub fn text(&self, features: Features, flycheck: Option<&Flycheck>) -> String {
         let (sysroot, sysroot_src) = self.sysroot.clone();
-        render(&to_json(&self.project, sysroot, sysroot_src, features))
+        render(&to_json(&self.project, sysroot, sysroot_src, features, flycheck))
     }
 }
 

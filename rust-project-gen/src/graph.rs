@@ -51,6 +51,12 @@ pub struct Crate {
     pub kernel_target: bool,
     /// The kbuild target it came from (`rust/kernel.o`).
     pub kbuild_target: String,
+    /// That target as a path in the tree it is built in (objtree, or the external module's).
+    pub build_label: PathBuf,
+    /// The kbuild file of its source directory (`Makefile` or `Kbuild`), else its root.
+    pub build_file: PathBuf,
+    /// A program (`--crate-type bin`) rather than a library.
+    pub is_bin: bool,
 }
 
 /// The crate graph.
@@ -78,6 +84,13 @@ pub fn resolve(base: &Path, path: &str) -> PathBuf {
         }
     }
     out
+}
+
+/// The tree a `.cmd` file belongs to: `<tree>/rust/.kernel.o.cmd` for target `rust/kernel.o`.
+pub fn build_tree(cmd_file: &Path, target: &str) -> PathBuf {
+    let depth = Path::new(target).parent().map_or(0, |p| p.components().count());
+    let dir = cmd_file.parent().unwrap_or(Path::new("/"));
+    dir.ancestors().nth(depth).unwrap_or(dir).to_owned()
 }
 
 /// The group name of a response file: its file name (`rustc_cfg`).
@@ -141,6 +154,13 @@ pub fn build_project(
         } else {
             Vec::new()
         };
+        let build_tree = build_tree(&build.cmd_file, &build.target);
+        let source_dir = root.parent().unwrap_or(Path::new("/"));
+        let build_file = ["Makefile", "Kbuild"]
+            .iter()
+            .map(|f| source_dir.join(f))
+            .find(|f| exists(f))
+            .unwrap_or_else(|| root.clone());
         crates.push((
             build,
             Crate {
@@ -159,6 +179,9 @@ pub fn build_project(
                 crate_attrs: inv.crate_attrs.clone(),
                 kernel_target: inv.is_kernel_target(),
                 kbuild_target: build.target.clone(),
+                build_label: build_tree.join(&build.target),
+                build_file,
+                is_bin: inv.crate_type == "bin",
             },
         ));
     }

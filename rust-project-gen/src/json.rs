@@ -21,6 +21,33 @@ pub struct ProjectJson {
     pub cfg_groups: BTreeMap<String, Vec<String>>,
     /// The crates.
     pub crates: Vec<CrateJson>,
+    /// Commands rust-analyzer runs for a crate's `build.label`: the flycheck on save.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub runnables: Vec<RunnableJson>,
+}
+
+/// A command rust-analyzer runs, `{label}` replaced by a crate's build label.
+#[derive(Serialize, Debug)]
+pub struct RunnableJson {
+    /// `flycheck`: run on save, its stdout read as rustc JSON diagnostics.
+    pub kind: String,
+    /// The program.
+    pub program: PathBuf,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// Its working directory.
+    pub cwd: PathBuf,
+}
+
+/// How a crate is built, for runnables.
+#[derive(Serialize, Debug)]
+pub struct BuildJson {
+    /// The kbuild target, as an absolute path of the object (`$OBJTREE/rust/kernel.o`).
+    pub label: PathBuf,
+    /// The kbuild file of the crate's directory.
+    pub build_file: PathBuf,
+    /// `lib` or `bin`.
+    pub target_kind: String,
 }
 
 /// One crate.
@@ -54,6 +81,9 @@ pub struct CrateJson {
     /// Crate attributes given on the command line (`no_std`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub crate_attrs: Vec<String>,
+    /// How kbuild builds it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub build: Option<BuildJson>,
 }
 
 /// A dependency.
@@ -75,12 +105,24 @@ pub struct SourceJson {
     pub exclude_dirs: Vec<PathBuf>,
 }
 
+/// The flycheck command: run for a crate's label when a file of it is saved.
+#[derive(Clone, Debug)]
+pub struct Flycheck {
+    /// The `kbuild-flycheck` binary.
+    pub program: PathBuf,
+    /// Its arguments before the label.
+    pub args: Vec<String>,
+    /// Its working directory.
+    pub cwd: PathBuf,
+}
+
 /// The file for `project`, using what the installed rust-analyzer understands.
 pub fn to_json(
     project: &Project,
     sysroot: PathBuf,
     sysroot_src: PathBuf,
     features: Features,
+    flycheck: Option<&Flycheck>,
 ) -> ProjectJson {
     let crates = project
         .crates
@@ -116,6 +158,11 @@ pub fn to_json(
                     exclude_dirs: Vec::new(),
                 }),
                 crate_attrs: if features.crate_attrs { c.crate_attrs.clone() } else { Vec::new() },
+                build: flycheck.map(|_| BuildJson {
+                    label: c.build_label.clone(),
+                    build_file: c.build_file.clone(),
+                    target_kind: if c.is_bin { "bin" } else { "lib" }.to_owned(),
+                }),
             }
         })
         .collect();
@@ -124,6 +171,15 @@ pub fn to_json(
         sysroot_src,
         cfg_groups: if features.cfg_groups { project.cfg_groups.clone() } else { BTreeMap::new() },
         crates,
+        runnables: flycheck
+            .map(|f| RunnableJson {
+                kind: "flycheck".to_owned(),
+                program: f.program.clone(),
+                args: f.args.iter().cloned().chain(["{label}".to_owned()]).collect(),
+                cwd: f.cwd.clone(),
+            })
+            .into_iter()
+            .collect(),
     }
 }
 

@@ -6,6 +6,7 @@
 //! - [`json`] (the edge) mirrors the `rust-project.json` format and serialises the graph;
 //! - [`generate`] ties them to the trees on disk and writes the file atomically.
 
+pub mod flycheck;
 pub mod generate;
 pub mod graph;
 pub mod json;

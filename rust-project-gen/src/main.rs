@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clap::Parser;
+use rust_project_gen::json::Flycheck;
 use rust_project_gen::rust_analyzer::{self, Features};
 use rust_project_gen::{Trees, generate, write_atomically};
 use subprocess::Command;
@@ -37,6 +38,13 @@ struct Args {
     /// Write even when some .cmd files could not be used (a partial graph).
     #[arg(long)]
     force: bool,
+    /// Run clippy too in the editor's check on save (`make CLIPPY=1`; rebuilds Rust crates
+    /// once when switching).
+    #[arg(long)]
+    clippy: bool,
+    /// No check-on-save command in the file.
+    #[arg(long, conflicts_with = "clippy")]
+    no_flycheck: bool,
 }
 
 fn main() -> ExitCode {
@@ -87,7 +95,8 @@ fn run(args: &Args) -> anyhow::Result<ExitCode> {
         );
     }
     let output = output?;
-    let text = output.text(features);
+    let flycheck = if args.no_flycheck { None } else { flycheck(&trees, args.clippy) };
+    let text = output.text(features, flycheck.as_ref());
     for problem in &output.problems {
         eprintln!("rust-project-gen: warning: {problem}");
     }
@@ -124,6 +133,28 @@ fn run(args: &Args) -> anyhow::Result<ExitCode> {
         start.elapsed().as_secs_f64() * 1000.0
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The check-on-save command: `kbuild-flycheck`, installed beside this binary.
+fn flycheck(trees: &Trees, clippy: bool) -> Option<Flycheck> {
+    let program = std::env::current_exe().ok()?.with_file_name("kbuild-flycheck");
+    if !program.is_file() {
+        eprintln!(
+            "rust-project-gen: warning: {} not found: no check on save in the file",
+            program.display()
+        );
+        return None;
+    }
+    let mut args = vec![
+        "--srctree".to_owned(),
+        trees.srctree.display().to_string(),
+        "--objtree".to_owned(),
+        trees.objtree.display().to_string(),
+    ];
+    if clippy {
+        args.push("--clippy".to_owned());
+    }
+    Some(Flycheck { program, args, cwd: trees.objtree.clone() })
 }
 
 /// Finds the trees from the environment and the current directory.

@@ -24,7 +24,7 @@ fn demo_objtree() {
     let f = Fixture::new("demo");
     let output = rust_project_gen::generate(&trees(&f)).unwrap();
     assert_eq!(output.problems, Vec::<String>::new());
-    expect_file!["golden/demo.json"].assert_eq(&f.normalise(&output.text(Features::ALL)));
+    expect_file!["golden/demo.json"].assert_eq(&f.normalise(&output.text(Features::ALL, None)));
 }
 
 #[test]
@@ -32,7 +32,7 @@ fn demo_objtree_for_an_older_rust_analyzer() {
     let f = Fixture::new("demo");
     let output = rust_project_gen::generate(&trees(&f)).unwrap();
     let old = Features { cfg_groups: false, crate_attrs: false };
-    let text = f.normalise(&output.text(old));
+    let text = f.normalise(&output.text(old, None));
     assert!(!text.contains("cfg_groups") && !text.contains("crate_attrs"));
     let json: serde_json::Value = serde_json::from_str(&text).unwrap();
     let kernel =
@@ -45,7 +45,7 @@ fn demo_objtree_for_an_older_rust_analyzer() {
 #[test]
 fn output_is_deterministic() {
     let f = Fixture::new("demo");
-    let a = rust_project_gen::generate(&trees(&f)).unwrap().text(Features::ALL);
-    let b = rust_project_gen::generate(&trees(&f)).unwrap().text(Features::ALL);
+    let a = rust_project_gen::generate(&trees(&f)).unwrap().text(Features::ALL, None);
+    let b = rust_project_gen::generate(&trees(&f)).unwrap().text(Features::ALL, None);
     assert_eq!(a, b);
 }

@@ -1,0 +1,66 @@
+//! `kbuild-flycheck`: rust-analyzer's check on save for kernel crates. Rebuilds the crate
+//! with the given build label through kbuild, with rustc's JSON diagnostics, and prints those
+//! on stdout for rust-analyzer; kbuild's own output goes to stderr.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Parser;
+use rust_project_gen::flycheck::{check_command, is_diagnostic};
+use subprocess::{Command, Stream};
+
+/// Rebuild one kernel crate with JSON diagnostics (rust-project.json's flycheck runnable).
+#[derive(Parser, Debug)]
+#[command(version)]
+struct Args {
+    /// The kernel source tree.
+    #[arg(long)]
+    srctree: PathBuf,
+    /// The kernel build tree.
+    #[arg(long)]
+    objtree: PathBuf,
+    /// Run clippy too (`make CLIPPY=1`).
+    #[arg(long)]
+    clippy: bool,
+    /// The crate's build label: its object's path (`$OBJTREE/rust/kernel.o`).
+    label: PathBuf,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let check = match check_command(&args.objtree, &args.label, args.clippy) {
+        Ok(check) => check,
+        Err(e) => {
+            eprintln!("kbuild-flycheck: error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let cmd = Command::new("make", &args.objtree)
+        .env_remove("MAKEFLAGS")
+        .env_remove("MAKELEVEL")
+        .arg("-C")
+        .arg(&args.srctree)
+        .arg(format!("O={}", args.objtree.display()))
+        .args(&check.make_args)
+        .timeout(Duration::from_secs(600));
+    let result = cmd.run_with(&mut |stream, line| {
+        if stream == Stream::Stderr && is_diagnostic(line) {
+            println!("{line}");
+        } else {
+            eprintln!("{line}");
+        }
+    });
+    match result {
+        // A failed build is the normal case when the code has errors: they are on stdout.
+        Ok(out) if !out.timed_out => ExitCode::SUCCESS,
+        Ok(out) => {
+            eprintln!("kbuild-flycheck: error: {}", out.check(&cmd).unwrap_err());
+            ExitCode::from(2)
+        }
+        Err(e) => {
+            eprintln!("kbuild-flycheck: error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
