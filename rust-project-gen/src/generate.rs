@@ -4,9 +4,10 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use kbuild::{Objtree, Srctree, scan_rust_builds};
+use kbuild::{Objtree, RustBuild, Srctree, scan_rust_builds};
 
 use crate::graph::{Layout, Project, build_project};
+use crate::guess;
 use crate::json::{Flycheck, render, to_json};
 use crate::rust_analyzer::Features;
 
@@ -35,6 +36,8 @@ pub struct Output {
     pub problems: Vec<String>,
     /// How many `.cmd` files were read.
     pub cmd_files: usize,
+    /// The crates guessed from Makefiles because the tree is not built (empty when it is).
+    pub guessed: Vec<String>,
     /// The sysroot and its sources.
     pub sysroot: (PathBuf, PathBuf),
 }
@@ -100,8 +103,16 @@ pub fn generate(trees: &Trees) -> Result<Output, GenerateError> {
         srctree: srctree.path.clone(),
         objtree: objtree.path.clone(),
     };
+    let mut guessed = Vec::new();
     if scan.builds.is_empty() {
-        return Err(not_built(&objtree.path));
+        if trees.exttree.is_some() {
+            return Err(not_built(&objtree.path));
+        }
+        scan.builds = guess_builds(&srctree.path, &objtree);
+        guessed = scan.builds.iter().map(|b| b.invocation.crate_name.clone()).collect();
+        if scan.builds.is_empty() {
+            return Err(not_built(&objtree.path));
+        }
     }
     if let Some(exttree) = &trees.exttree {
         // An external module sees the kernel's own crates, not the in-tree modules.
@@ -123,6 +134,10 @@ pub fn generate(trees: &Trees) -> Result<Output, GenerateError> {
             response_cfgs.insert(file.clone(), kbuild::response_file_cfgs(&text));
         }
     }
+    if !guessed.is_empty() && !response_cfgs.contains_key(guess::RUSTC_CFG) {
+        // Not even `make prepare` ran: the cfgs come from .config as kbuild would write them.
+        response_cfgs.insert(guess::RUSTC_CFG.to_owned(), guess::config_cfgs(&objtree.config));
+    }
     let layout = Layout {
         srctree: srctree.path.clone(),
         objtree: objtree.path.clone(),
@@ -133,7 +148,44 @@ pub fn generate(trees: &Trees) -> Result<Output, GenerateError> {
         scan.problems.iter().map(|p| format!("{}: {}", p.path.display(), p.message)).collect();
     problems.extend(project.warnings.iter().cloned());
     let sysroot = (trees.sysroot.clone(), trees.sysroot_src.clone());
-    Ok(Output { project, problems, cmd_files, sysroot })
+    Ok(Output { project, problems, cmd_files, guessed, sysroot })
+}
+
+/// Guesses the invocations of a configured tree that was never built: the kernel's crates,
+/// and each `.rs` file under `samples/` and `drivers/` that a Makefile builds under an option
+/// the `.config` enables.
+fn guess_builds(srctree: &Path, objtree: &Objtree) -> Vec<RustBuild> {
+    let mut builds = guess::kernel_crates(srctree, &objtree.path, &|p| p.exists());
+    let mut stack: Vec<PathBuf> = ["samples", "drivers"].iter().map(|d| srctree.join(d)).collect();
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let mut stems = Vec::new();
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                stems.push(path.file_stem().unwrap_or_default().to_string_lossy().into_owned());
+            }
+        }
+        if stems.is_empty() {
+            continue;
+        }
+        let makefiles: String = ["Makefile", "Kbuild"]
+            .iter()
+            .filter_map(|f| std::fs::read_to_string(dir.join(f)).ok())
+            .collect();
+        let rel_dir = dir.strip_prefix(srctree).unwrap_or(&dir).display().to_string();
+        stems.sort();
+        for stem in stems {
+            let value = guess::option_for(&makefiles, &stem)
+                .and_then(|o| objtree.config.get(&o).map(str::to_owned));
+            if let Some(value @ ("y" | "m")) = value.as_deref() {
+                builds.push(guess::module_crate(srctree, &objtree.path, &rel_dir, &stem, value));
+            }
+        }
+    }
+    builds
 }
 
 /// Writes `text` to `path` through a temporary file in the same directory and a rename, so

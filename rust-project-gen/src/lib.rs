@@ -4,11 +4,13 @@
 //!
 //! - [`graph`] (pure) turns the rustc invocations that `kbuild::scan` found into a crate graph;
 //! - [`json`] (the edge) mirrors the `rust-project.json` format and serialises the graph;
-//! - [`generate`] ties them to the trees on disk and writes the file atomically.
+//! - [`generate`] ties them to the trees on disk and writes the file atomically;
+//! - [`guess`] stands in for the `.cmd` files of a tree that is configured but not built.
 
 pub mod flycheck;
 pub mod generate;
 pub mod graph;
+pub mod guess;
 pub mod json;
 pub mod rust_analyzer;
 

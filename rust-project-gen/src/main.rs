@@ -97,6 +97,15 @@ fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let output = output?;
     let flycheck = if args.no_flycheck { None } else { flycheck(&trees, args.clippy) };
     let text = output.text(features, flycheck.as_ref());
+    if !output.guessed.is_empty() {
+        eprintln!(
+            "rust-project-gen: warning: {} is configured but not built, so these crates are guessed from Makefiles, as upstream's script does: {}; build the tree (make -C {} O={}) and rerun for the crates kbuild really builds",
+            trees.objtree.display(),
+            output.guessed.join(", "),
+            trees.srctree.display(),
+            trees.objtree.display()
+        );
+    }
     for problem in &output.problems {
         eprintln!("rust-project-gen: warning: {problem}");
     }

@@ -55,18 +55,53 @@ fn objtree_without_rust() {
     );
 }
 
+/// Configured, never built: no `.cmd` file, no `rustc_cfg`. The crates are guessed, said so,
+/// and only modules whose option is enabled are guessed.
 #[test]
-fn configured_but_not_built() {
+fn configured_but_not_built_falls_back_to_guessing() {
     let f = Fixture::new("demo");
-    for dir in ["rust", "samples", "scripts"] {
+    for dir in ["rust", "samples", "scripts", "include"] {
         std::fs::remove_dir_all(f.objtree.join(dir)).unwrap();
     }
-    let run = run(&args(&f, &[]));
-    assert_eq!(run.code, 2);
-    assert_eq!(
-        f.normalise(&run.stderr),
-        "rust-project-gen: error: no rustc invocation in the .cmd files of $OBJTREE: the tree is configured but not built; build it with `make -C $SRCTREE O=$OBJTREE -j$(nproc)` (rust-project-gen reads what kbuild ran)\n"
+    write(
+        &f.srctree.join("samples/rust/Makefile"),
+        "obj-$(CONFIG_SAMPLE_RUST_MINIMAL) += rust_minimal.o\nobj-$(CONFIG_SAMPLE_RUST_PRINT) += rust_print.o\nobj-$(CONFIG_SAMPLE_RUST_OFF) += rust_off.o\n",
     );
+    write(&f.srctree.join("samples/rust/rust_off.rs"), "");
+    write(
+        &f.objtree.join(".config"),
+        "CONFIG_RUST=y\nCONFIG_SAMPLE_RUST_MINIMAL=m\nCONFIG_SAMPLE_RUST_PRINT=y\n# CONFIG_SAMPLE_RUST_OFF is not set\n",
+    );
+    let run = run(&args(&f, &["--stdout"]));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        f.normalise(&run.stderr).starts_with("rust-project-gen: warning: $OBJTREE is configured but not built, so these crates are guessed from Makefiles, as upstream's script does: compiler_builtins, build_error, ffi, macros, bindings, uapi, kernel, rust_minimal, rust_print; build the tree (make -C $SRCTREE O=$OBJTREE) and rerun"),
+        "{}",
+        run.stderr
+    );
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let crates = json["crates"].as_array().unwrap();
+    let minimal = crates.iter().find(|c| c["display_name"] == "rust_minimal").unwrap();
+    assert_eq!(minimal["cfg"], serde_json::json!(["MODULE"]));
+    assert!(
+        json["cfg_groups"]["rustc_cfg"]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!("CONFIG_RUST"))
+    );
+    assert!(!crates.iter().any(|c| c["display_name"] == "rust_off"));
+}
+
+#[test]
+fn external_module_not_built() {
+    let f = Fixture::new("demo");
+    let ext = f.dir.path().join("ext");
+    std::fs::create_dir_all(&ext).unwrap();
+    let mut a = args(&f, &[]);
+    a.push(ext.as_os_str());
+    let run = run(&a);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("no rustc invocation in the .cmd files of"), "{}", run.stderr);
 }
 
 #[test]
