@@ -58,6 +58,16 @@ fn rust_analyzer_errors(dir: &Path) -> Vec<String> {
     errors
 }
 
+fn assert_no_rust_analyzer_errors(dir: &Path) {
+    let errors = rust_analyzer_errors(dir);
+    assert!(
+        errors.is_empty(),
+        "rust-analyzer reports {} errors:\n{}",
+        errors.len(),
+        errors.join("\n")
+    );
+}
+
 fn crate_names(json: &serde_json::Value) -> Vec<String> {
     json["crates"]
         .as_array()
@@ -82,13 +92,7 @@ fn demo_tree_has_no_rust_analyzer_errors() {
             "{unbuilt} is not built but listed: {names:?}"
         );
     }
-    let errors = rust_analyzer_errors(dir.path());
-    assert!(
-        errors.is_empty(),
-        "rust-analyzer reports {} errors:\n{}",
-        errors.len(),
-        errors.join("\n")
-    );
+    assert_no_rust_analyzer_errors(dir.path());
 }
 
 #[test]
@@ -103,13 +107,7 @@ fn out_of_tree_module_has_no_rust_analyzer_errors() {
         !names.iter().any(|n| n == "rust_minimal"),
         "in-tree samples are not part of an external module's project: {names:?}"
     );
-    let errors = rust_analyzer_errors(dir.path());
-    assert!(
-        errors.is_empty(),
-        "rust-analyzer reports {} errors:\n{}",
-        errors.len(),
-        errors.join("\n")
-    );
+    assert_no_rust_analyzer_errors(dir.path());
 }
 
 /// What upstream's file gets wrong on the same tree, so that the comparison above means

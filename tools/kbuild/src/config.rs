@@ -165,15 +165,7 @@ mod tests {
     #[test]
     fn garbage_never_panics() {
         let pieces = ["CONFIG_", "RUST", "=", "y", "#", " is not set", "\n", " ", "\"", "é", "=="];
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        for _ in 0..2000 {
-            let mut text = String::new();
-            for _ in 0..(state % 30) {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                text.push_str(pieces[(state % pieces.len() as u64) as usize]);
-            }
+        for text in crate::testing::garbage(0x9e37_79b9_7f4a_7c15, &pieces, 2000) {
             if let Ok(config) = Config::parse(&text) {
                 assert!(config.iter().all(|(name, value)| !name.is_empty() && !value.is_empty()));
             }

@@ -7,6 +7,8 @@ pub mod config;
 pub mod rustc;
 pub mod scan;
 pub mod shell;
+#[doc(hidden)]
+pub mod testing;
 pub mod tree;
 
 pub use config::{Config, ConfigError, Unmet};

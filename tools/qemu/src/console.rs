@@ -248,15 +248,7 @@ mod tests {
             "\u{0}",
             " ",
         ];
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        for _ in 0..2000 {
-            let mut log = String::new();
-            for _ in 0..(state % 40) {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                log.push_str(pieces[(state % pieces.len() as u64) as usize]);
-            }
+        for log in kbuild::testing::garbage(0x2545_f491_4f6c_dd1d, &pieces, 2000) {
             let console = parse_console(&log);
             assert!(console.steps.iter().all(|s| !s.lines.iter().any(|l| l.contains('\n'))));
         }

@@ -268,15 +268,7 @@ fn garbage_never_panics() {
         "--extern",
         "A=1 ",
     ];
-    let mut state = 0x1234_5678_9abc_def1u64;
-    for _ in 0..3000 {
-        let mut text = String::new();
-        for _ in 0..(state % 30) {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            text.push_str(pieces[(state % pieces.len() as u64) as usize]);
-        }
+    for text in crate::testing::garbage(0x1234_5678_9abc_def1, &pieces, 3000) {
         if let Some(cmd) = parse_cmd_file(&text) {
             let _ = find_rustc(&cmd.command);
         }
