@@ -33,6 +33,11 @@ pub struct Unmet {
     pub got: String,
 }
 
+/// Letters, digits and `_`, at least one.
+fn is_option_name(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
 impl Config {
     /// Parses `.config` or fragment text.
     pub fn parse(text: &str) -> Result<Config, ConfigError> {
@@ -48,6 +53,7 @@ impl Config {
                     .trim()
                     .strip_prefix("CONFIG_")
                     .and_then(|rest| rest.strip_suffix(" is not set"))
+                    && is_option_name(name)
                 {
                     options.insert(name.to_owned(), "n".to_owned());
                 }
@@ -59,7 +65,7 @@ impl Config {
             let Some(name) = name.trim().strip_prefix("CONFIG_") else {
                 return Err(error("option names start with `CONFIG_`"));
             };
-            if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            if !is_option_name(name) {
                 return Err(error("option names are letters, digits and `_`"));
             }
             let value = value.trim();
@@ -131,6 +137,12 @@ mod tests {
                 WERROR=n
             "#]],
         );
+    }
+
+    /// Found by `garbage_never_panics`: the comment form took an empty name.
+    #[test]
+    fn not_set_comment_without_a_name_is_a_plain_comment() {
+        check("# CONFIG_ is not set\n# CONFIG_A B is not set\n", expect![[""]]);
     }
 
     #[test]
