@@ -110,7 +110,14 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         Cmd::Demo { tree, work_dir, boot_timeout } => {
             let kernel = kernel::ensure(&tree.options())?;
             let mut modules = kernel::modules(&kernel, &SAMPLES)?;
-            modules.extend(kernel.extmods.iter().flat_map(|m| m.kos.iter().cloned()));
+            // The out-of-tree modules that load cleanly (the `rust_oops*` ones oops on purpose).
+            let extmods: Vec<&PathBuf> = kernel
+                .extmods
+                .iter()
+                .filter(|m| !m.name.starts_with("rust_oops"))
+                .flat_map(|m| &m.kos)
+                .collect();
+            modules.extend(extmods.iter().map(|ko| (*ko).clone()));
             std::fs::create_dir_all(work_dir)
                 .with_context(|| format!("cannot create {}", work_dir.display()))?;
             let initramfs = work_dir.join("demo-initramfs.cpio");
@@ -119,7 +126,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 "insmod /lib/modules/rust_print.ko".to_owned(),
                 "rmmod rust_minimal".to_owned(),
             ];
-            for ko in kernel.extmods.iter().flat_map(|m| &m.kos) {
+            for ko in extmods {
                 let name = ko.file_stem().unwrap_or_default().to_string_lossy();
                 steps.push(format!("insmod /lib/modules/{name}.ko"));
                 steps.push(format!("rmmod {name}"));

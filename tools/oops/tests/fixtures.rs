@@ -1,0 +1,83 @@
+//! Real console logs captured from the demo kernel, against golden summaries. Update with
+//! `UPDATE_EXPECT=1 cargo test -p oops --test fixtures`.
+
+use std::path::Path;
+
+use expect_test::expect_file;
+
+/// A readable summary of what was parsed.
+fn summary(log: &str) -> String {
+    let mut out = String::new();
+    for r in oops::parse_log(log) {
+        out += &format!("report lines {}-{}: {}\n", r.lines.0, r.lines.1, r.title);
+        if let Some(oops) = &r.oops {
+            out += &format!("  oops #{:?}: {oops}\n", r.oops_number);
+        }
+        if let Some(p) = &r.rust_panic {
+            out += &format!("  rust panic at {}: {:?}\n", p.location, p.message);
+        }
+        if let Some(task) = &r.task {
+            out += &format!("  task: {task}\n");
+        }
+        if let Some(rip) = &r.rip {
+            out += &format!("  RIP {}\n", show(rip));
+        }
+        for f in &r.frames {
+            out += &format!("  frame {}\n", show(f));
+        }
+        out += &format!("  modules {:?} complete {} noise {:?}\n", r.modules, r.complete, r.noise);
+    }
+    out
+}
+
+fn show(f: &oops::Frame) -> String {
+    let what = match (&f.symbol, f.address) {
+        (Some(s), _) => format!("{s}+{:#x}/{:#x}", f.offset, f.size),
+        (None, Some(a)) => format!("{a:#x}"),
+        (None, None) => "?".to_owned(),
+    };
+    let module = f.module.as_deref().map(|m| format!(" [{m}]")).unwrap_or_default();
+    format!("{}{what}{module}", if f.reliable { "" } else { "? " })
+}
+
+#[test]
+fn null_write_then_rust_panic_in_modules() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rust-oops-null-then-panic.log");
+    let log = std::fs::read_to_string(path).unwrap();
+    expect_file!["fixtures/rust-oops-null-then-panic.summary"].assert_eq(&summary(&log));
+}
+
+/// Console output is untrusted: no input may make the parser panic.
+#[test]
+fn garbage_never_panics() {
+    let pieces = [
+        "BUG: ",
+        "Oops: ",
+        "[#",
+        "1]",
+        "Call Trace:\n",
+        " <TASK>\n",
+        " ? ",
+        "foo",
+        "+0x",
+        "1f",
+        "/0x",
+        " [m]",
+        "\n",
+        "RIP: 0010:",
+        "---[ end trace",
+        "rust_kernel: panicked at ",
+        "Modules linked in: ",
+        "</TASK>\n",
+        "\r",
+        "é",
+        "\u{0}",
+        "[    1.0] ",
+    ];
+    for log in kbuild::testing::garbage(0x5eed_0f_0005, &pieces, 3000) {
+        for report in oops::parse_log(&log) {
+            assert!(report.lines.0 <= report.lines.1);
+        }
+    }
+}
