@@ -75,7 +75,7 @@ fn garbage_never_panics() {
         "\u{0}",
         "[    1.0] ",
     ];
-    for log in kbuild::testing::garbage(0x5eed_0f_0005, &pieces, 3000) {
+    for log in kbuild::testing::garbage(0x5eed_0f00_0005, &pieces, 3000) {
         for report in oops::parse_log(&log) {
             assert!(report.lines.0 <= report.lines.1);
         }
