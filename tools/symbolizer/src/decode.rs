@@ -1,0 +1,166 @@
+//! Decoding frames and whole logs.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use oops::{Frame, parse_frame, strip_prefixes};
+
+use crate::image::{Image, Location};
+
+/// A decoded frame.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decoded {
+    /// The symbol demangled without its hash (`{:#}`).
+    pub name: String,
+    /// Where the address is, innermost (inlined) first; empty without debug information.
+    pub locations: Vec<Location>,
+}
+
+/// Decodes frames against `vmlinux` and the modules under a directory.
+pub struct Symbolizer {
+    vmlinux: Image,
+    /// Prefix removed from file names (`decode_stacktrace.sh`'s `base_path`).
+    base_path: Option<PathBuf>,
+    /// Module name (`-` as `_`) to its `.ko`, found once under the modules directory.
+    module_files: HashMap<String, PathBuf>,
+    /// Modules opened so far (`None`: could not be opened).
+    modules: HashMap<String, Option<Image>>,
+    /// Problems met on the way, reported once each.
+    pub warnings: Vec<String>,
+}
+
+impl Symbolizer {
+    /// A symbolizer for `vmlinux`, with module `.ko` files looked up under `modules_dir`.
+    pub fn new(vmlinux: Image, base_path: Option<&Path>, modules_dir: Option<&Path>) -> Symbolizer {
+        let mut module_files = HashMap::new();
+        let mut stack: Vec<PathBuf> = modules_dir.into_iter().map(Path::to_owned).collect();
+        while let Some(dir) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "ko") {
+                    let name =
+                        path.file_stem().unwrap_or_default().to_string_lossy().replace('-', "_");
+                    module_files.entry(name).or_insert(path);
+                }
+            }
+        }
+        let mut warnings = Vec::new();
+        if !vmlinux.has_dwarf() {
+            warnings.push(format!(
+                "{} has no DWARF (stripped, or built without CONFIG_DEBUG_INFO): names only, no file:line",
+                vmlinux.path().display()
+            ));
+        }
+        Symbolizer {
+            vmlinux,
+            base_path: base_path.map(Path::to_owned),
+            module_files,
+            modules: HashMap::new(),
+            warnings,
+        }
+    }
+
+    fn image(&mut self, module: Option<&str>) -> Option<&Image> {
+        let Some(module) = module else { return Some(&self.vmlinux) };
+        let key = module.replace('-', "_");
+        if !self.modules.contains_key(&key) {
+            let image = match self.module_files.get(&key) {
+                Some(path) => match Image::open(path) {
+                    Ok(image) => Some(image),
+                    Err(e) => {
+                        self.warnings.push(e.to_string());
+                        None
+                    }
+                },
+                None => {
+                    self.warnings.push(format!(
+                        "no {key}.ko in the modules directory: frames of module {module} keep their kernel names"
+                    ));
+                    None
+                }
+            };
+            self.modules.insert(key.clone(), image);
+        }
+        self.modules[&key].as_ref()
+    }
+
+    /// Decodes `frame`; `return_address` is true for call-trace frames, whose address is the
+    /// instruction after the call (the kernel's `%pB`), so the line looked up is the call's.
+    pub fn decode(&mut self, frame: &Frame, return_address: bool) -> Option<Decoded> {
+        let symbol = frame.symbol.as_deref()?;
+        let name = format!("{:#}", rustc_demangle::demangle(symbol));
+        let image = self.image(frame.module.as_deref());
+        let locations = match image.and_then(|image| Some((image, image.symbol(symbol)?))) {
+            Some((image, (start, _))) => {
+                let back = u64::from(return_address && frame.offset > 0);
+                image.locate(start + frame.offset - back)
+            }
+            None => Vec::new(),
+        };
+        Some(Decoded { name, locations })
+    }
+
+    fn file(&self, file: &str) -> String {
+        match &self.base_path {
+            Some(base) => file
+                .strip_prefix(&*base.to_string_lossy())
+                .map_or(file, |f| f.trim_start_matches('/'))
+                .to_owned(),
+            None => file.to_owned(),
+        }
+    }
+
+    fn show(&self, location: &Location) -> String {
+        match (&location.file, location.line) {
+            (Some(file), Some(line)) => format!("{}:{line}", self.file(file)),
+            (Some(file), None) => self.file(file),
+            _ => "??".to_owned(),
+        }
+    }
+}
+
+/// Rewrites `log`: every frame (a `RIP: 0010:` line or a call-trace line) gets its demangled
+/// name and location, inlined frames on lines of their own; other lines are left as they were.
+pub fn decode_log(log: &str, symbolizer: &mut Symbolizer) -> String {
+    let mut out = String::with_capacity(log.len() * 2);
+    for line in log.lines() {
+        let text = strip_prefixes(line);
+        let prefix_len = line.len() - text.len();
+        let (frame_text, rip) = match text.strip_prefix("RIP: 0010:") {
+            Some(rest) => (rest, true),
+            None if text.starts_with(' ') => (text, false),
+            None => ("", false),
+        };
+        let decoded = parse_frame(frame_text)
+            .and_then(|frame| Some((symbolizer.decode(&frame, !rip)?, frame)));
+        let Some((decoded, frame)) = decoded else {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        };
+        let lead = &line[..prefix_len + text.len() - text.trim_start().len()];
+        let head = if rip { format!("{}RIP: 0010:", &line[..prefix_len]) } else { lead.to_owned() };
+        let marker = if frame.reliable || rip { "" } else { "? " };
+        let module = frame.module.as_deref().map(|m| format!(" [{m}]")).unwrap_or_default();
+        let _ = write!(
+            out,
+            "{head}{marker}{}+{:#x}/{:#x}{module}",
+            decoded.name, frame.offset, frame.size
+        );
+        // The outermost location is in the function kallsyms named; inner ones were inlined into it.
+        if let Some(outer) = decoded.locations.last() {
+            let _ = write!(out, " {}", symbolizer.show(outer));
+        }
+        out.push('\n');
+        let inlined = decoded.locations.len().saturating_sub(1);
+        for location in decoded.locations[..inlined].iter().rev() {
+            let function = location.function.as_deref().unwrap_or("??");
+            let _ = writeln!(out, "{lead}  (inlined) {function} {}", symbolizer.show(location));
+        }
+    }
+    out
+}

@@ -1,0 +1,173 @@
+//! One ELF image: `vmlinux` (linked, absolute addresses) or a module's `.ko` (a relocatable
+//! object: its sections all start at 0 and its DWARF needs relocations, so each allocated
+//! section gets a base address of its own, as the module loader would give it, and the
+//! relocations are applied while DWARF is read).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use gimli::{EndianRcSlice, LittleEndian, RelocateReader};
+use object::{
+    Object, ObjectSection, ObjectSymbol, RelocationTarget, SectionFlags, SectionIndex, SymbolKind,
+};
+
+/// A source location of an address, innermost (inlined) first in lists.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Location {
+    /// The function, demangled without hash (`{:#}`), when DWARF names it.
+    pub function: Option<String>,
+    /// The file.
+    pub file: Option<String>,
+    /// The line.
+    pub line: Option<u32>,
+}
+
+/// Why an image cannot be used.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot read {}: {message}", path.display())]
+pub struct ImageError {
+    /// The file.
+    pub path: PathBuf,
+    /// What went wrong.
+    pub message: String,
+}
+
+/// Relocations of one debug section: section offset → relocated value.
+#[derive(Clone, Debug, Default)]
+struct Relocations(Rc<HashMap<usize, u64>>);
+
+impl gimli::Relocate<usize> for Relocations {
+    fn relocate_address(&self, offset: usize, value: u64) -> gimli::Result<u64> {
+        Ok(self.0.get(&offset).copied().unwrap_or(value))
+    }
+
+    fn relocate_offset(&self, offset: usize, value: usize) -> gimli::Result<usize> {
+        Ok(self.0.get(&offset).map_or(value, |v| *v as usize))
+    }
+}
+
+type Reader = RelocateReader<EndianRcSlice<LittleEndian>, Relocations>;
+
+/// An ELF file's function symbols and debug information.
+pub struct Image {
+    path: PathBuf,
+    /// Function symbols by name: (address, size); for a `.ko`, in its own address layout.
+    symbols: HashMap<String, (u64, u64)>,
+    context: Option<addr2line::Context<Reader>>,
+}
+
+/// Where each allocated section of a relocatable object is placed (linked files: where they are).
+fn section_bases(file: &object::File<'_>) -> HashMap<SectionIndex, u64> {
+    let mut bases = HashMap::new();
+    let relocatable = file.kind() == object::ObjectKind::Relocatable;
+    let mut next = 0x1000_0000u64;
+    for section in file.sections() {
+        let alloc = match section.flags() {
+            SectionFlags::Elf { sh_flags, .. } => sh_flags.0 & object::elf::SHF_ALLOC.0 != 0,
+            _ => false,
+        };
+        if !relocatable {
+            bases.insert(section.index(), 0);
+        } else if alloc {
+            let align = section.align().max(1);
+            next = next.div_ceil(align) * align;
+            bases.insert(section.index(), next);
+            next += section.size().max(1);
+        }
+    }
+    bases
+}
+
+impl Image {
+    /// Opens `path`.
+    pub fn open(path: &Path) -> Result<Image, ImageError> {
+        let error = |message: String| ImageError { path: path.to_owned(), message };
+        let data = std::fs::read(path).map_err(|e| error(e.to_string()))?;
+        let file = object::File::parse(&*data).map_err(|e| error(e.to_string()))?;
+        let bases = section_bases(&file);
+        let address_of = |symbol: &object::Symbol<'_, '_>| match symbol.section_index() {
+            Some(index) => bases.get(&index).copied().unwrap_or(0) + symbol.address(),
+            None => symbol.address(),
+        };
+        let mut symbols = HashMap::new();
+        for symbol in file.symbols() {
+            if symbol.kind() == SymbolKind::Text
+                && let Ok(name) = symbol.name()
+            {
+                symbols.entry(name.to_owned()).or_insert((address_of(&symbol), symbol.size()));
+            }
+        }
+        let context = if file.section_by_name(".debug_info").is_some() {
+            let load = |id: gimli::SectionId| -> Result<Reader, gimli::Error> {
+                let Some(section) = file.section_by_name(id.name()) else {
+                    return Ok(RelocateReader::new(
+                        EndianRcSlice::new(Rc::from(&[][..]), LittleEndian),
+                        Relocations::default(),
+                    ));
+                };
+                let bytes = section.uncompressed_data().map_err(|_| gimli::Error::Io)?;
+                let mut relocations = HashMap::new();
+                for (offset, relocation) in section.relocations() {
+                    let target = match relocation.target() {
+                        RelocationTarget::Symbol(index) => match file.symbol_by_index(index) {
+                            Ok(symbol) => address_of(&symbol),
+                            Err(_) => continue,
+                        },
+                        RelocationTarget::Section(index) => bases.get(&index).copied().unwrap_or(0),
+                        _ => continue,
+                    };
+                    let value = target.wrapping_add_signed(relocation.addend());
+                    relocations.insert(offset as usize, value);
+                }
+                Ok(RelocateReader::new(
+                    EndianRcSlice::new(Rc::from(&*bytes), LittleEndian),
+                    Relocations(Rc::new(relocations)),
+                ))
+            };
+            let dwarf = gimli::Dwarf::load(load).map_err(|e| error(format!("bad DWARF: {e}")))?;
+            Some(
+                addr2line::Context::from_dwarf(dwarf)
+                    .map_err(|e| error(format!("bad DWARF: {e}")))?,
+            )
+        } else {
+            None
+        };
+        Ok(Image { path: path.to_owned(), symbols, context })
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Whether it has DWARF (a stripped `vmlinux` has not).
+    pub fn has_dwarf(&self) -> bool {
+        self.context.is_some()
+    }
+
+    /// The address and size of the function symbol `name`.
+    pub fn symbol(&self, name: &str) -> Option<(u64, u64)> {
+        self.symbols.get(name).copied()
+    }
+
+    /// The locations of `address`, innermost first; empty when DWARF does not cover it.
+    pub fn locate(&self, address: u64) -> Vec<Location> {
+        let mut out = Vec::new();
+        let Some(context) = &self.context else { return out };
+        let Ok(mut frames) = context.find_frames(address).skip_all_loads() else { return out };
+        while let Ok(Some(frame)) = frames.next() {
+            let function = frame
+                .function
+                .as_ref()
+                .and_then(|f| f.raw_name().ok())
+                .map(|name| format!("{:#}", rustc_demangle::demangle(&name)));
+            let (file, line) = match frame.location {
+                Some(l) => (l.file.map(str::to_owned), l.line),
+                None => (None, None),
+            };
+            out.push(Location { function, file, line });
+        }
+        out
+    }
+}
