@@ -74,8 +74,9 @@ test: kernel check ## Every test: unit, integration and QEMU boots of the demo k
 	exit $$status
 
 bench: kernel ## Benchmarks: each tool against its anchor, as ratios in one run
-	$(CARGO) build --locked --release -p rust-project-gen
+	$(CARGO) build --locked --release -p rust-project-gen -p symbolizer
 	$(CARGO) bench --locked -p rust-project-gen --bench vs_upstream
+	$(CARGO) bench --locked -p symbolizer --bench vs_decode_stacktrace
 
 rust-analyzer: kernel ## Write rust-project.json for the demo tree (M=dir: for that external module) and print its path
 	@sysroot=$$(rustc --print sysroot); \
