@@ -8,11 +8,17 @@ use oops::{Frame, parse_frame, strip_prefixes};
 
 use crate::image::{Image, Location};
 
+/// The longest name kallsyms prints: `KSYM_NAME_LEN - 1` (`include/linux/kallsyms.h`).
+pub const KSYM_NAME_MAX: usize = 511;
+
 /// A decoded frame.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decoded {
     /// The symbol demangled without its hash (`{:#}`).
     pub name: String,
+    /// The printed name was cut at [`KSYM_NAME_MAX`] characters and the whole one was found
+    /// in the symbol table.
+    pub completed: bool,
     /// Where the address is, innermost (inlined) first; empty without debug information.
     pub locations: Vec<Location>,
 }
@@ -91,17 +97,26 @@ impl Symbolizer {
     /// Decodes `frame`; `return_address` is true for call-trace frames, whose address is the
     /// instruction after the call (the kernel's `%pB`), so the line looked up is the call's.
     pub fn decode(&mut self, frame: &Frame, return_address: bool) -> Option<Decoded> {
-        let symbol = frame.symbol.as_deref()?;
-        let name = format!("{:#}", rustc_demangle::demangle(symbol));
+        let printed = frame.symbol.as_deref()?;
         let image = self.image(frame.module.as_deref());
-        let locations = match image.and_then(|image| Some((image, image.symbol(symbol)?))) {
-            Some((image, (start, _))) => {
+        let mut symbol = printed.to_owned();
+        let mut completed = false;
+        let mut start = image.and_then(|image| image.symbol(printed)).map(|(start, _)| start);
+        if start.is_none()
+            && printed.len() == KSYM_NAME_MAX
+            && let Some((whole, address, _)) = image.and_then(|image| image.complete(printed))
+        {
+            (symbol, start, completed) = (whole.to_owned(), Some(address), true);
+        }
+        let name = format!("{:#}", rustc_demangle::demangle(&symbol));
+        let locations = match (image, start) {
+            (Some(image), Some(start)) => {
                 let back = u64::from(return_address && frame.offset > 0);
                 image.locate(start + frame.offset - back)
             }
-            None => Vec::new(),
+            _ => Vec::new(),
         };
-        Some(Decoded { name, locations })
+        Some(Decoded { name, completed, locations })
     }
 
     fn file(&self, file: &str) -> String {
@@ -154,6 +169,12 @@ pub fn decode_log(log: &str, symbolizer: &mut Symbolizer) -> String {
         // The outermost location is in the function kallsyms named; inner ones were inlined into it.
         if let Some(outer) = decoded.locations.last() {
             let _ = write!(out, " {}", symbolizer.show(outer));
+        }
+        if decoded.completed {
+            let _ = write!(
+                out,
+                " (name cut by kallsyms at {KSYM_NAME_MAX} characters, completed from the symbol table)"
+            );
         }
         out.push('\n');
         let inlined = decoded.locations.len().saturating_sub(1);

@@ -151,6 +151,16 @@ impl Image {
         self.symbols.get(name).copied()
     }
 
+    /// The one function symbol that starts with `prefix`, for a name that kallsyms cut at
+    /// `KSYM_NAME_LEN - 1` characters: (its whole name, address, size).
+    pub fn complete(&self, prefix: &str) -> Option<(&str, u64, u64)> {
+        let mut found = self.symbols.iter().filter(|(name, _)| name.starts_with(prefix));
+        match (found.next(), found.next()) {
+            (Some((name, (address, size))), None) => Some((name.as_str(), *address, *size)),
+            _ => None,
+        }
+    }
+
     /// The locations of `address`, innermost first; empty when DWARF does not cover it.
     pub fn locate(&self, address: u64) -> Vec<Location> {
         let mut out = Vec::new();

@@ -36,18 +36,14 @@ fn frame<'a>(decoded: &'a str, name: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no frame {name} in:\n{decoded}"))
 }
 
-#[test]
-fn rust_frames_of_real_oopses_decode_to_the_calls_they_were_in() {
-    let (src, obj, ext) = (var("KERNEL_SRC"), var("KERNEL_OBJ"), var("EXTMOD_DIR"));
-    let module_dir = ext.join("rust_oops");
+/// Boots the demo kernel, loads each of `modules` from `module_dir` in turn (each oopses),
+/// and returns the console log (in a directory that lives as long as the returned guard).
+fn boot_and_load(obj: &Path, module_dir: &Path, modules: &[&str]) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let guest = Guest {
         busybox: "/bin/busybox".into(),
-        modules: vec![module_dir.join("rust_oops_null.ko"), module_dir.join("rust_oops_panic.ko")],
-        steps: vec![
-            "insmod /lib/modules/rust_oops_null.ko".into(),
-            "insmod /lib/modules/rust_oops_panic.ko".into(),
-        ],
+        modules: modules.iter().map(|m| module_dir.join(format!("{m}.ko"))).collect(),
+        steps: modules.iter().map(|m| format!("insmod /lib/modules/{m}.ko")).collect(),
     };
     let initramfs = dir.path().join("initramfs.cpio");
     qemu::write_initramfs(&guest, &initramfs).unwrap();
@@ -56,17 +52,65 @@ fn rust_frames_of_real_oopses_decode_to_the_calls_they_were_in() {
     config.timeout = Duration::from_secs(120);
     let boot = qemu::boot(&config, &mut |_| {}).unwrap();
     assert_eq!(boot.outcome(), Outcome::Completed, "{}", boot.describe());
+    (dir, log)
+}
 
+fn decode(obj: &Path, src: &Path, modules: &Path, log: &Path) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_decode-stacktrace"))
         .arg(obj.join("vmlinux"))
-        .arg(&src)
-        .arg(&ext)
+        .arg(src)
+        .arg(modules)
         .arg("--log")
-        .arg(&log)
+        .arg(log)
         .output()
         .unwrap();
-    let decoded = String::from_utf8(out.stdout).unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Regression test for demo-kernel/patches/0001 (found by loading rust_oops_long): a module
+/// frame whose symbol is KSYM_NAME_LEN (512) characters or longer made strscpy() return
+/// -E2BIG as the name's length, and printing the backtrace oopsed four more times in
+/// vsnprintf(). With the fix the frame shows the first 511 characters, once, and the
+/// symbolizer completes the name from the module's symbol table.
+#[test]
+fn long_module_symbols_print_cut_short_instead_of_oopsing_again() {
+    let (src, obj, ext) = (var("KERNEL_SRC"), var("KERNEL_OBJ"), var("EXTMOD_DIR"));
+    let module_dir = ext.join("rust_oops");
+    let (_dir, log) = boot_and_load(&obj, &module_dir, &["rust_oops_long"]);
+    let text = std::fs::read_to_string(&log).unwrap();
+    let reports = oops::parse_log(&text);
+    assert_eq!(reports.len(), 1, "the kernel oopsed again while printing the first oops:\n{text}");
+    assert!(!text.contains("general protection fault"), "{text}");
+    let frames: Vec<&str> = reports[0].frames.iter().filter_map(|f| f.symbol.as_deref()).collect();
+    let plain =
+        frames.iter().find(|s| s.contains("a_plain_function_whose_name")).expect("the plain frame");
+    assert!(plain.len() > 500 && plain.len() < 512, "{} characters", plain.len());
+    let generic = frames
+        .iter()
+        .find(|s| s.contains("a_generic_function_whose_symbol"))
+        .expect("the generic frame");
+    assert_eq!(generic.len(), symbolizer::KSYM_NAME_MAX, "the name is cut at KSYM_NAME_LEN - 1");
+
+    let decoded = decode(&obj, &src, &module_dir, &log);
+    let line =
+        frame(&decoded, "rust_oops_long::a_generic_function_whose_symbol_goes_past_ksym_name_len");
+    assert!(line.contains("{closure#0}"), "the whole name, with its closure type: {line}");
+    assert!(
+        line.contains("(name cut by kallsyms at 511 characters, completed from the symbol table)"),
+        "{line}"
+    );
+    let call = line_of(&module_dir, "rust_oops_long.rs", "    f();");
+    assert!(line.contains(&format!(" {call} ")), "{line}");
+}
+
+#[test]
+fn rust_frames_of_real_oopses_decode_to_the_calls_they_were_in() {
+    let (src, obj, ext) = (var("KERNEL_SRC"), var("KERNEL_OBJ"), var("EXTMOD_DIR"));
+    let module_dir = ext.join("rust_oops");
+    let (_dir, log) = boot_and_load(&obj, &module_dir, &["rust_oops_null", "rust_oops_panic"]);
+
+    let decoded = decode(&obj, &src, &ext, &log);
 
     // The NULL write: RIP in the function that writes, each chain frame at its call.
     let null = &decoded[..decoded.find("rust_oops_panic: expecting").expect("both modules ran")];
