@@ -37,7 +37,7 @@ export KERNEL_SRC KERNEL_OBJ EXTMOD_DIR
 CARGO := cargo
 WORKBENCH := $(CURDIR)/target/debug/workbench
 
-.PHONY: help setup tools kernel demo test check bench rust-analyzer clean-cache
+.PHONY: help setup tools kernel demo test check bench rust-analyzer kallsyms-check clean-cache
 
 help: ## List the targets
 	@echo "Rust-for-Linux developer tools. The two commands:"
@@ -82,6 +82,10 @@ rust-analyzer: kernel ## Write rust-project.json for the demo tree (M=dir: for t
 	@sysroot=$$(rustc --print sysroot); \
 	$(CURDIR)/target/debug/rust-project-gen $(KERNEL_SRC) $(KERNEL_OBJ) $$sysroot \
 		$$sysroot/lib/rustlib/src/rust/library $(if $(M),$(abspath $(M)))
+
+kallsyms-check: kernel ## Boot each oops scenario and check the Rust frames of its backtrace
+	$(CURDIR)/target/debug/kallsyms-check run --objtree $(KERNEL_OBJ) --extmod-dir $(EXTMOD_DIR)
+	$(CURDIR)/target/debug/kallsyms-check scan $(KERNEL_OBJ)/vmlinux $(EXTMOD_DIR)
 
 clean-cache: ## Remove the kernel trees, logs and tools prefix in $(CACHE)
 	rm -rf $(CACHE)

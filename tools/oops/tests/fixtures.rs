@@ -48,6 +48,17 @@ fn null_write_then_rust_panic_in_modules() {
     expect_file!["fixtures/rust-oops-null-then-panic.summary"].assert_eq(&summary(&log));
 }
 
+/// Loading rust_oops_long on the unpatched 6.12.118 kernel: the first frame, then a general
+/// protection fault in vsnprintf() for every further attempt to print the backtrace (fixed by
+/// demo-kernel/patches/0001). Nested oopses are reports of their own.
+#[test]
+fn nested_oopses_of_the_unpatched_kernel() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/rust-oops-long-unpatched-6.12.118.log");
+    let log = std::fs::read_to_string(path).unwrap();
+    expect_file!["fixtures/rust-oops-long-unpatched-6.12.118.summary"].assert_eq(&summary(&log));
+}
+
 /// Console output is untrusted: no input may make the parser panic.
 #[test]
 fn garbage_never_panics() {

@@ -151,6 +151,11 @@ impl Image {
         self.symbols.get(name).copied()
     }
 
+    /// Every function symbol: (name, address, size).
+    pub fn symbols(&self) -> impl Iterator<Item = (&str, u64, u64)> {
+        self.symbols.iter().map(|(name, (address, size))| (name.as_str(), *address, *size))
+    }
+
     /// The one function symbol that starts with `prefix`, for a name that kallsyms cut at
     /// `KSYM_NAME_LEN - 1` characters: (its whole name, address, size).
     pub fn complete(&self, prefix: &str) -> Option<(&str, u64, u64)> {

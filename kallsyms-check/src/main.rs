@@ -1,0 +1,242 @@
+//! `kallsyms-check`: boots the demo kernel's oops scenarios and checks that every Rust frame of
+//! every backtrace is the kernel's own symbol, whole (or cut at `KSYM_NAME_LEN - 1` only when it
+//! is longer), demangles, and has its offset inside it; `scan` shows how long the Rust symbols
+//! of `vmlinux` and the modules are.
+//!
+//! Exit status: 0 when every check holds, 1 when one does not, 2 on errors.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+use kallsyms_check::{
+    FrameCheck, KSYM_NAME_LEN, SymbolTable, check_frames, length_histogram, prefixed_length,
+};
+use qemu::{BootConfig, Guest, Outcome};
+use symbolizer::Image;
+
+/// Check that Rust symbols come out of kallsyms whole.
+#[derive(Parser, Debug)]
+#[command(version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand, Debug)]
+enum Cmd {
+    /// Boot each oops scenario in QEMU and check its backtraces.
+    Run {
+        /// The built objtree (vmlinux, bzImage).
+        #[arg(long)]
+        objtree: PathBuf,
+        /// The build folder of demo-kernel/modules (holds rust_oops/*.ko).
+        #[arg(long)]
+        extmod_dir: PathBuf,
+        /// Print the results as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check the backtraces in a log already captured.
+    Check {
+        /// vmlinux.
+        vmlinux: PathBuf,
+        /// Where the modules' .ko files are.
+        modules_dir: PathBuf,
+        /// The console or dmesg log.
+        log: PathBuf,
+    },
+    /// How long the Rust function symbols of vmlinux and the modules are, against KSYM_NAME_LEN.
+    Scan {
+        /// vmlinux.
+        vmlinux: PathBuf,
+        /// Where the modules' .ko files are.
+        modules_dir: PathBuf,
+    },
+}
+
+/// The scenarios: a module that oopses on load, and what it shows.
+const SCENARIOS: &[(&str, &str)] = &[
+    ("rust_oops_null", "NULL-pointer write at the end of a chain of long generic frames"),
+    ("rust_oops_panic", "Rust panic (BUG()) at the end of the same chain"),
+    ("rust_oops_long", "frames with symbols of 506 and over 512 characters"),
+];
+
+struct Table<'a>(&'a Image);
+
+impl SymbolTable for Table<'_> {
+    fn size_of(&self, name: &str) -> Option<u64> {
+        self.0.symbol(name).map(|(_, size)| size)
+    }
+
+    fn starting_with(&self, prefix: &str) -> Option<(String, u64)> {
+        self.0.complete(prefix).map(|(name, _, size)| (name.to_owned(), size))
+    }
+}
+
+fn main() -> ExitCode {
+    match run(&Cli::parse()) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("kallsyms-check: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The `.ko` files under `dir`, by module name.
+fn modules(dir: &Path) -> Vec<(String, PathBuf)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "ko") {
+                out.push((
+                    path.file_stem().unwrap_or_default().to_string_lossy().replace('-', "_"),
+                    path,
+                ));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn check_log(vmlinux: &Image, modules_dir: &Path, log: &str) -> anyhow::Result<Vec<FrameCheck>> {
+    let mut images: Vec<(String, Image)> = Vec::new();
+    for (name, path) in modules(modules_dir) {
+        images.push((name, Image::open(&path)?));
+    }
+    let reports = oops::parse_log(log);
+    let tables: Vec<(String, Table<'_>)> =
+        images.iter().map(|(n, i)| (n.clone(), Table(i))).collect();
+    let vmlinux_table = Table(vmlinux);
+    Ok(check_frames(&reports, &mut |module| match module {
+        None => Some(&vmlinux_table as &dyn SymbolTable),
+        Some(m) => tables
+            .iter()
+            .find(|(n, _)| *n == m.replace('-', "_"))
+            .map(|(_, t)| t as &dyn SymbolTable),
+    }))
+}
+
+fn print_checks(checks: &[FrameCheck]) {
+    for c in checks {
+        let name: String = if c.printed.len() > 60 {
+            format!("{}…", &c.printed[..59])
+        } else {
+            c.printed.clone()
+        };
+        println!(
+            "  {:<4} {:<8} {:>4} chars  {:<60} [{}]",
+            if c.ok() { "ok" } else { "FAIL" },
+            format!("{:?}", c.verdict).to_lowercase(),
+            c.length,
+            name,
+            c.module.as_deref().unwrap_or("vmlinux")
+        );
+    }
+}
+
+fn run(cli: &Cli) -> anyhow::Result<bool> {
+    match &cli.command {
+        Cmd::Check { vmlinux, modules_dir, log } => {
+            let vmlinux = Image::open(vmlinux)?;
+            let text = std::fs::read_to_string(log)
+                .with_context(|| format!("cannot read {}", log.display()))?;
+            let checks = check_log(&vmlinux, modules_dir, &text)?;
+            print_checks(&checks);
+            Ok(checks.iter().all(FrameCheck::ok))
+        }
+        Cmd::Scan { vmlinux, modules_dir } => {
+            let mut images = vec![("vmlinux".to_owned(), vmlinux.clone())];
+            images.extend(modules(modules_dir));
+            for (name, path) in images {
+                let image = Image::open(&path)?;
+                let rust: Vec<&str> =
+                    image.symbols().map(|(n, ..)| n).filter(|n| n.starts_with("_R")).collect();
+                let longest = rust.iter().map(|n| n.len()).max().unwrap_or(0);
+                println!(
+                    "{name}: {} Rust function symbols, longest {longest} characters",
+                    rust.len()
+                );
+                for (bucket, count) in length_histogram(rust.iter().map(|n| n.len())) {
+                    println!("  {bucket:>7}: {count}");
+                }
+                for symbol in rust.iter().filter(|n| prefixed_length(n) >= KSYM_NAME_LEN) {
+                    let what = if symbol.len() >= KSYM_NAME_LEN {
+                        "over KSYM_NAME_LEN: cut to 511 characters in backtraces (dropped by scripts/kallsyms in vmlinux)"
+                    } else {
+                        "over KSYM_NAME_LEN once __pfx_/__cfi_ is added"
+                    };
+                    println!(
+                        "  {} characters: {what}: {}…",
+                        symbol.len(),
+                        &symbol[..80.min(symbol.len())]
+                    );
+                }
+            }
+            Ok(true)
+        }
+        Cmd::Run { objtree, extmod_dir, json } => {
+            let vmlinux = Image::open(&objtree.join("vmlinux"))?;
+            let module_dir = extmod_dir.join("rust_oops");
+            let mut all_ok = true;
+            let mut results = Vec::new();
+            for (module, what) in SCENARIOS {
+                let dir = tempfile::tempdir()?;
+                let guest = Guest {
+                    busybox: "/bin/busybox".into(),
+                    modules: vec![module_dir.join(format!("{module}.ko"))],
+                    steps: vec![format!("insmod /lib/modules/{module}.ko")],
+                };
+                let initramfs = dir.path().join("initramfs.cpio");
+                qemu::write_initramfs(&guest, &initramfs)?;
+                let log = dir.path().join("console.log");
+                let mut config =
+                    BootConfig::new(&objtree.join("arch/x86/boot/bzImage"), &initramfs, &log);
+                config.timeout = Duration::from_secs(120);
+                let step = progress::start(&format!("scenario {module}"));
+                let boot = qemu::boot(&config, &mut |line| step.message(line))?;
+                step.done(&boot.describe());
+                let text = std::fs::read_to_string(&log)?;
+                let reports = oops::parse_log(&text);
+                let checks = check_log(&vmlinux, &module_dir, &text)?;
+                // One oops per scenario: a second one means the kernel broke while reporting.
+                let ok = boot.outcome() == Outcome::Completed
+                    && reports.len() == 1
+                    && !checks.is_empty()
+                    && checks.iter().all(FrameCheck::ok);
+                all_ok &= ok;
+                if !*json {
+                    println!("{module}: {what}: {}", if ok { "ok" } else { "FAILED" });
+                    println!(
+                        "  {} report(s), {} Rust frame(s); boot: {}",
+                        reports.len(),
+                        checks.len(),
+                        boot.describe()
+                    );
+                    print_checks(&checks);
+                    if reports.len() > 1 {
+                        println!("  the kernel oopsed {} times; console excerpt:", reports.len());
+                        for line in text.lines().skip(reports[1].lines.0.saturating_sub(2)).take(6)
+                        {
+                            println!("    {line}");
+                        }
+                    }
+                }
+                results.push(serde_json::json!({ "scenario": module, "ok": ok, "reports": reports.len(), "frames": checks }));
+            }
+            if *json {
+                println!("{}", serde_json::to_string_pretty(&results)?);
+            }
+            Ok(all_ok)
+        }
+    }
+}
