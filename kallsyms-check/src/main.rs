@@ -14,7 +14,7 @@ use clap::{Parser, Subcommand};
 use kallsyms_check::{
     FrameCheck, KSYM_NAME_LEN, SymbolTable, check_frames, length_histogram, prefixed_length,
 };
-use qemu::{BootConfig, Guest, Outcome};
+use qemu::{Guest, Outcome};
 use symbolizer::Image;
 
 /// Check that Rust symbols come out of kallsyms whole.
@@ -196,16 +196,16 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
                     modules: vec![module_dir.join(format!("{module}.ko"))],
                     steps: vec![format!("insmod /lib/modules/{module}.ko")],
                 };
-                let initramfs = dir.path().join("initramfs.cpio");
-                qemu::write_initramfs(&guest, &initramfs)?;
-                let log = dir.path().join("console.log");
-                let mut config =
-                    BootConfig::new(&objtree.join("arch/x86/boot/bzImage"), &initramfs, &log);
-                config.timeout = Duration::from_secs(120);
                 let step = progress::start(&format!("scenario {module}"));
-                let boot = qemu::boot(&config, &mut |line| step.message(line))?;
+                let boot = qemu::boot_guest(
+                    &objtree.join("arch/x86/boot/bzImage"),
+                    &guest,
+                    dir.path(),
+                    |config| config.timeout = Duration::from_secs(120),
+                    &mut |line| step.message(line),
+                )?;
                 step.done(&boot.describe());
-                let text = std::fs::read_to_string(&log)?;
+                let text = std::fs::read_to_string(&boot.log)?;
                 let reports = oops::parse_log(&text);
                 let checks = check_log(&vmlinux, &module_dir, &text)?;
                 // One oops per scenario: a second one means the kernel broke while reporting.

@@ -185,6 +185,9 @@ pub enum BootError {
     /// QEMU could not be run.
     #[error(transparent)]
     Run(#[from] subprocess::Error),
+    /// The initramfs could not be made.
+    #[error(transparent)]
+    Initramfs(#[from] crate::InitramfsError),
 }
 
 /// Whether KVM can be used here: `/dev/kvm` opens for reading and writing.
@@ -200,6 +203,23 @@ pub fn cmdline(append: &str) -> String {
         cmdline.push_str(append.trim());
     }
     cmdline
+}
+
+/// Packs `guest` into `dir/initramfs.cpio` and boots `kernel` with it, logging the console to
+/// `dir/console.log`; `configure` adjusts the defaults of [`BootConfig::new`] (timeout,
+/// command line, accelerator).
+pub fn boot_guest(
+    kernel: &Path,
+    guest: &crate::Guest,
+    dir: &Path,
+    configure: impl FnOnce(&mut BootConfig),
+    on_line: &mut dyn FnMut(&str),
+) -> Result<Boot, BootError> {
+    let initramfs = dir.join("initramfs.cpio");
+    crate::write_initramfs(guest, &initramfs)?;
+    let mut config = BootConfig::new(kernel, &initramfs, &dir.join("console.log"));
+    configure(&mut config);
+    boot(&config, on_line)
 }
 
 /// How long a KVM boot may stay silent before KVM is judged unusable (a TCG boot prints its

@@ -10,6 +10,6 @@ pub mod boot;
 pub mod console;
 pub mod initramfs;
 
-pub use boot::{Accel, Boot, BootConfig, BootError, Outcome, boot};
+pub use boot::{Accel, Boot, BootConfig, BootError, Outcome, boot, boot_guest};
 pub use console::{Console, StepOutput, parse_console};
 pub use initramfs::{Guest, InitramfsError, init_script, write_initramfs};

@@ -31,18 +31,18 @@ fn kernel() -> Kernel {
 fn boot(steps: &[&str], append: &str, timeout: Duration) -> Boot {
     let kernel = kernel();
     let dir = tempfile::tempdir().unwrap();
-    let initramfs = dir.path().join("initramfs.cpio");
     let guest = Guest {
         busybox: "/bin/busybox".into(),
         modules: vec![kernel.objtree.join("samples/rust/rust_minimal.ko")],
         steps: steps.iter().map(|s| s.to_string()).collect(),
     };
-    qemu::write_initramfs(&guest, &initramfs).unwrap();
-    let mut config = BootConfig::new(&kernel.bzimage, &initramfs, &dir.path().join("console.log"));
-    config.append = append.to_owned();
-    config.timeout = timeout;
-    let boot = qemu::boot(&config, &mut |_| {}).unwrap();
-    assert_no_qemu_uses(&initramfs);
+    let configure = |config: &mut BootConfig| {
+        config.append = append.to_owned();
+        config.timeout = timeout;
+    };
+    let boot =
+        qemu::boot_guest(&kernel.bzimage, &guest, dir.path(), configure, &mut |_| {}).unwrap();
+    assert_no_qemu_uses(&dir.path().join("initramfs.cpio"));
     assert!(boot.log.is_file());
     boot
 }
@@ -172,13 +172,10 @@ fn a_failing_step_does_not_stop_the_next() {
 fn explicit_tcg_boots_without_kvm() {
     let kernel = kernel();
     let dir = tempfile::tempdir().unwrap();
-    let initramfs = dir.path().join("initramfs.cpio");
     let guest =
         Guest { busybox: "/bin/busybox".into(), modules: vec![], steps: vec!["uname -r".into()] };
-    qemu::write_initramfs(&guest, &initramfs).unwrap();
-    let mut config = BootConfig::new(&kernel.bzimage, &initramfs, &dir.path().join("console.log"));
-    config.accel = Accel::Tcg;
-    let boot = qemu::boot(&config, &mut |_| {}).unwrap();
+    let tcg = |config: &mut BootConfig| config.accel = Accel::Tcg;
+    let boot = qemu::boot_guest(&kernel.bzimage, &guest, dir.path(), tcg, &mut |_| {}).unwrap();
     assert_eq!(boot.outcome(), Outcome::Completed, "{boot:#?}");
     assert_eq!(boot.accel, "tcg");
     assert!(boot.console.steps[0].contains("6.12.118"), "{:#?}", boot.console.steps[0]);

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use qemu::{BootConfig, Guest};
+use qemu::Guest;
 use subprocess::Command;
 
 fn var(name: &str) -> PathBuf {
@@ -61,14 +61,9 @@ fn main() {
         ],
     };
     let start = Instant::now();
-    let initramfs = dir.path().join("initramfs.cpio");
-    qemu::write_initramfs(&guest, &initramfs).unwrap();
-    let log = dir.path().join("console.log");
-    let boot = qemu::boot(
-        &BootConfig::new(&obj.join("arch/x86/boot/bzImage"), &initramfs, &log),
-        &mut |_| {},
-    )
-    .unwrap();
+    let kernel = obj.join("arch/x86/boot/bzImage");
+    let boot = qemu::boot_guest(&kernel, &guest, dir.path(), |_| {}, &mut |_| {}).unwrap();
+    let log = boot.log.clone();
     let scenario = start.elapsed();
     eprintln!("bench: {}", boot.describe());
 

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use qemu::{BootConfig, Guest, Outcome};
+use qemu::{Guest, Outcome};
 
 fn var(name: &str) -> PathBuf {
     std::env::var_os(name).map(PathBuf::from).unwrap_or_else(|| {
@@ -45,14 +45,11 @@ fn boot_and_load(obj: &Path, module_dir: &Path, modules: &[&str]) -> (tempfile::
         modules: modules.iter().map(|m| module_dir.join(format!("{m}.ko"))).collect(),
         steps: modules.iter().map(|m| format!("insmod /lib/modules/{m}.ko")).collect(),
     };
-    let initramfs = dir.path().join("initramfs.cpio");
-    qemu::write_initramfs(&guest, &initramfs).unwrap();
-    let log = dir.path().join("console.log");
-    let mut config = BootConfig::new(&obj.join("arch/x86/boot/bzImage"), &initramfs, &log);
-    config.timeout = Duration::from_secs(120);
-    let boot = qemu::boot(&config, &mut |_| {}).unwrap();
+    let kernel = obj.join("arch/x86/boot/bzImage");
+    let timeout = |config: &mut qemu::BootConfig| config.timeout = Duration::from_secs(120);
+    let boot = qemu::boot_guest(&kernel, &guest, dir.path(), timeout, &mut |_| {}).unwrap();
     assert_eq!(boot.outcome(), Outcome::Completed, "{}", boot.describe());
-    (dir, log)
+    (dir, boot.log)
 }
 
 fn decode(obj: &Path, src: &Path, modules: &Path, log: &Path) -> String {

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
-use qemu::{BootConfig, Guest, Outcome};
+use qemu::{Guest, Outcome};
 use workbench::kernel::{self, Kernel, KernelOptions, Managed};
 
 /// Prepare, build and boot the demo kernel.
@@ -120,7 +120,6 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             modules.extend(extmods.iter().map(|ko| (*ko).clone()));
             std::fs::create_dir_all(work_dir)
                 .with_context(|| format!("cannot create {}", work_dir.display()))?;
-            let initramfs = work_dir.join("demo-initramfs.cpio");
             let mut steps = vec![
                 "insmod /lib/modules/rust_minimal.ko".to_owned(),
                 "insmod /lib/modules/rust_print.ko".to_owned(),
@@ -132,15 +131,14 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 steps.push(format!("rmmod {name}"));
             }
             let guest = Guest { busybox: "/bin/busybox".into(), modules, steps: steps.clone() };
-            qemu::write_initramfs(&guest, &initramfs)?;
-            let mut config = BootConfig::new(
-                &kernel.built.bzimage,
-                &initramfs,
-                &work_dir.join("demo-console.log"),
-            );
-            config.timeout = Duration::from_secs(*boot_timeout);
             let step = progress::start("booting the demo kernel in QEMU");
-            let boot = qemu::boot(&config, &mut |line| step.message(line))?;
+            let boot = qemu::boot_guest(
+                &kernel.built.bzimage,
+                &guest,
+                work_dir,
+                |config| config.timeout = Duration::from_secs(*boot_timeout),
+                &mut |line| step.message(line),
+            )?;
             let ok = boot.outcome() == Outcome::Completed
                 && boot.console.steps.iter().all(|s| s.exit_code == Some(0));
             let boot_time = if ok { step.done(&boot.describe()) } else { step.failed() };

@@ -77,23 +77,20 @@ fn run(args: &Args) -> anyhow::Result<ExitCode> {
             .context("cannot create a temporary directory")?
             .keep(),
     };
-    let initramfs = out_dir.join("initramfs.cpio");
     let guest = Guest {
         busybox: args.busybox.clone(),
         modules: args.modules.clone(),
         steps: args.steps.clone(),
     };
-    qemu::write_initramfs(&guest, &initramfs)?;
-
-    let mut config = BootConfig::new(&args.kernel, &initramfs, &out_dir.join("console.log"));
-    config.qemu = args.qemu.clone();
-    config.append = args.append.clone();
-    config.memory_mib = args.memory;
-    config.accel = args.accel;
-    config.timeout = Duration::from_secs(args.timeout);
-
+    let configure = |config: &mut BootConfig| {
+        config.qemu = args.qemu.clone();
+        config.append = args.append.clone();
+        config.memory_mib = args.memory;
+        config.accel = args.accel;
+        config.timeout = Duration::from_secs(args.timeout);
+    };
     let step = progress::start(&format!("booting {}", args.kernel.display()));
-    let boot = qemu::boot(&config, &mut |line| {
+    let boot = qemu::boot_guest(&args.kernel, &guest, &out_dir, configure, &mut |line| {
         if args.verbose {
             step.println(line);
         } else {
