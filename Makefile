@@ -58,8 +58,25 @@ tools: setup ## Build the suite's binaries
 kernel: tools ## Prepare and build the demo kernel (or check KERNEL_SRC/KERNEL_OBJ)
 	$(WORKBENCH) kernel $(TREE_ARGS)
 
+# The main job: the workbench's demo boot, then each tool of the suite against the same tree,
+# then what was produced and where, with timings.
 demo: tools ## The main job: kernel, QEMU boot with the Rust samples, each tool, a summary
 	$(WORKBENCH) demo $(TREE_ARGS) --work-dir $(CACHE)/demo
+	@sysroot=$$(rustc --print sysroot); \
+	start=$$(date +%s.%N); \
+	echo "==> rust-project-gen: rust-project.json for rust-analyzer" >&2; \
+	$(CURDIR)/target/debug/rust-project-gen $(KERNEL_SRC) $(KERNEL_OBJ) $$sysroot \
+		$$sysroot/lib/rustlib/src/rust/library > /dev/null; \
+	t_gen=$$(echo "$$(date +%s.%N) - $$start" | bc); start=$$(date +%s.%N); \
+	echo "==> kallsyms-check: oops scenarios in QEMU" >&2; \
+	$(CURDIR)/target/debug/kallsyms-check run --objtree $(KERNEL_OBJ) --extmod-dir $(EXTMOD_DIR) \
+		| tee $(CACHE)/demo/kallsyms-check.txt; \
+	t_check=$$(echo "$$(date +%s.%N) - $$start" | bc); \
+	echo; echo "demo: produced"; \
+	printf '  %-18s %s\n' "demo boot log" "$(CACHE)/demo/console.log"; \
+	printf '  %-18s %s (%.2fs)\n' "rust-project.json" "$(KERNEL_OBJ)/rust-project.json" "$$t_gen"; \
+	printf '  %-18s %s (%.1fs)\n' "kallsyms report" "$(CACHE)/demo/kallsyms-check.txt" "$$t_check"; \
+	printf '  %-18s %s\n' "decode an oops" "target/debug/decode-stacktrace $(KERNEL_OBJ)/vmlinux $(KERNEL_SRC) $(EXTMOD_DIR) < log"
 
 check: setup ## Format and clippy checks of our own code
 	$(CARGO) fmt --all -- --check

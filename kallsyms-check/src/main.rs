@@ -61,7 +61,7 @@ enum Cmd {
 const SCENARIOS: &[(&str, &str)] = &[
     ("rust_oops_null", "NULL-pointer write at the end of a chain of long generic frames"),
     ("rust_oops_panic", "Rust panic (BUG()) at the end of the same chain"),
-    ("rust_oops_long", "frames with symbols of 506 and over 512 characters"),
+    ("rust_oops_long", "frames with symbols of 505 and over 512 characters"),
 ];
 
 struct Table<'a>(&'a Image);

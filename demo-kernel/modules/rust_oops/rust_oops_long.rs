@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 
 //! Oopses on load through frames whose v0 symbols are close to and past `KSYM_NAME_LEN`
-//! (512): a plain function of about 508 characters and a generic one of over 512 once its
+//! (512): a plain function of about 505 characters and a generic one of over 512 once its
 //! closure type is mangled in. What kallsyms prints for each is what kallsyms-check verifies.
 
 use core::hint::black_box;
