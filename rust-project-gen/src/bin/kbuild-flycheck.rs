@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use clap::Parser;
 use rust_project_gen::flycheck::{check_command, is_diagnostic};
-use subprocess::{Command, Stream};
+use subprocess::Stream;
 
 /// Rebuild one kernel crate with JSON diagnostics (rust-project.json's flycheck runnable).
 #[derive(Parser, Debug)]
@@ -36,12 +36,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let cmd = Command::new("make", &args.objtree)
-        .env_remove("MAKEFLAGS")
-        .env_remove("MAKELEVEL")
-        .arg("-C")
-        .arg(&args.srctree)
-        .arg(format!("O={}", args.objtree.display()))
+    let cmd = kbuild::make::kernel_make(&args.srctree, &args.objtree)
         .args(&check.make_args)
         .timeout(Duration::from_secs(600));
     let result = cmd.run_with(&mut |stream, line| {

@@ -17,23 +17,10 @@ pub mod srctree;
 
 use std::path::Path;
 
-use subprocess::Command;
-
 /// The file in a prepared tree that records what it was prepared from.
 pub const STAMP: &str = ".workbench-stamp";
 
-/// A `make` in the kernel tree, isolated from any `make` that runs us: `MAKEFLAGS` would carry
-/// our own command-line variables (such as `O=`) and jobserver into kbuild.
-pub fn kernel_make(srctree: &Path, objtree: &Path) -> Command {
-    Command::new("make", srctree)
-        .env_remove("MAKEFLAGS")
-        .env_remove("MFLAGS")
-        .env_remove("MAKELEVEL")
-        .env_remove("MAKEOVERRIDES")
-        .arg("-C")
-        .arg(srctree)
-        .arg(format!("O={}", objtree.display()))
-}
+pub use kbuild::make::kernel_make;
 
 /// Removes `dir` if it was made by the workbench (it holds `owner_file`), or if it is empty.
 fn remove_owned(dir: &Path, owner_file: &str) -> Result<(), WorkbenchError> {
