@@ -108,6 +108,50 @@ pub fn check_frames<'a>(
     checks
 }
 
+/// One line of `/proc/kallsyms`: address, type, name, module.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct KallsymsEntry {
+    /// The address (zero when `kptr_restrict` hides it).
+    pub address: u64,
+    /// The type letter (`t`, `T`, `d`, ...).
+    pub kind: char,
+    /// The name as kallsyms holds it.
+    pub name: String,
+    /// The module, for a module symbol.
+    pub module: Option<String>,
+}
+
+/// Parses `/proc/kallsyms` text (`ffffffffa0000000 t name\t[module]`), skipping other lines.
+pub fn parse_proc_kallsyms(text: &str) -> Vec<KallsymsEntry> {
+    text.lines()
+        .filter_map(|line| {
+            let mut words = line.split_whitespace();
+            let address = u64::from_str_radix(words.next()?, 16).ok()?;
+            let kind = words.next()?.chars().next()?;
+            let name = words.next()?.to_owned();
+            let module = words
+                .next()
+                .and_then(|m| m.strip_prefix('[')?.strip_suffix(']'))
+                .map(str::to_owned);
+            Some(KallsymsEntry { address, kind, name, module })
+        })
+        .collect()
+}
+
+/// What a module said before dying (`expecting to die in PATH at 0xADDR`) against
+/// `/proc/kallsyms`: whether the symbol at that address demangles to that path. `None` when
+/// the log has no such line with an address.
+pub fn identity_matches(log: &str, kallsyms: &[KallsymsEntry]) -> Option<bool> {
+    let line = log.lines().find_map(|l| l.split("expecting to die in ").nth(1))?;
+    let (path, address) = line.trim().rsplit_once(" at 0x")?;
+    let address = u64::from_str_radix(address.trim(), 16).ok()?;
+    let symbol =
+        kallsyms.iter().find(|e| e.address == address && e.kind.eq_ignore_ascii_case(&'t'))?;
+    // `type_name` writes `f<u32>`, the demangler `f::<u32>`.
+    let demangled = format!("{:#}", rustc_demangle::demangle(&symbol.name)).replace("::<", "<");
+    Some(demangled == path)
+}
+
 /// How many of `lengths` fall in each bucket, as (upper bound, count); the last bucket holds
 /// what `KSYM_NAME_LEN` cannot.
 pub fn length_histogram(lengths: impl Iterator<Item = usize>) -> Vec<(String, usize)> {
@@ -171,6 +215,22 @@ mod tests {
                 (Verdict::Unknown, 19, false)
             ]
         );
+    }
+
+    #[test]
+    fn proc_kallsyms_and_the_identity_a_module_printed() {
+        let kallsyms = parse_proc_kallsyms(
+            "ffffffffa0000000 t _RINvCsaDYjbWdhytI_14rust_oops_null37die_by_writing_through_a_null_pointermEB2_\t[rust_oops_null]\n\
+             ffffffff81000000 T _text\nnot a line\n",
+        );
+        assert_eq!(kallsyms.len(), 2);
+        assert_eq!(kallsyms[0].module.as_deref(), Some("rust_oops_null"));
+        assert_eq!(kallsyms[1].module, None);
+        let said = "rust_oops_null: expecting to die in rust_oops_null::die_by_writing_through_a_null_pointer<u32> at 0xffffffffa0000000\n";
+        assert_eq!(identity_matches(said, &kallsyms), Some(true));
+        let wrong = said.replace("0xffffffffa0000000", "0xffffffff81000000");
+        assert_eq!(identity_matches(&wrong, &kallsyms), Some(false));
+        assert_eq!(identity_matches("no such line", &kallsyms), None);
     }
 
     #[test]

@@ -12,7 +12,8 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use kallsyms_check::{
-    FrameCheck, KSYM_NAME_LEN, SymbolTable, check_frames, length_histogram, prefixed_length,
+    FrameCheck, KSYM_NAME_LEN, SymbolTable, check_frames, identity_matches, length_histogram,
+    parse_proc_kallsyms, prefixed_length,
 };
 use qemu::{Guest, Outcome};
 use symbolizer::Image;
@@ -194,7 +195,10 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
                 let guest = Guest {
                     busybox: "/bin/busybox".into(),
                     modules: vec![module_dir.join(format!("{module}.ko"))],
-                    steps: vec![format!("insmod /lib/modules/{module}.ko")],
+                    steps: vec![
+                        format!("insmod /lib/modules/{module}.ko"),
+                        format!("grep '\\[{module}\\]' /proc/kallsyms"),
+                    ],
                 };
                 let step = progress::start(&format!("scenario {module}"));
                 let boot = qemu::boot_guest(
@@ -208,11 +212,28 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
                 let text = std::fs::read_to_string(&boot.log)?;
                 let reports = oops::parse_log(&text);
                 let checks = check_log(&vmlinux, &module_dir, &text)?;
+                // What the guest's /proc/kallsyms holds for the module, read after the oops.
+                let kallsyms = boot
+                    .console
+                    .steps
+                    .get(1)
+                    .map(|s| parse_proc_kallsyms(&s.lines.join("\n")))
+                    .unwrap_or_default();
+                let missing: Vec<&str> = checks
+                    .iter()
+                    .filter(|c| c.module.as_deref() == Some(*module))
+                    .map(|c| c.printed.as_str())
+                    .filter(|printed| !kallsyms.iter().any(|e| e.name == *printed))
+                    .collect();
+                let identity = identity_matches(&text, &kallsyms);
                 // One oops per scenario: a second one means the kernel broke while reporting.
                 let ok = boot.outcome() == Outcome::Completed
                     && reports.len() == 1
                     && !checks.is_empty()
-                    && checks.iter().all(FrameCheck::ok);
+                    && checks.iter().all(FrameCheck::ok)
+                    && !kallsyms.is_empty()
+                    && missing.is_empty()
+                    && identity != Some(false);
                 all_ok &= ok;
                 if !*json {
                     println!("{module}: {what}: {}", if ok { "ok" } else { "FAILED" });
@@ -223,6 +244,24 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
                         boot.describe()
                     );
                     print_checks(&checks);
+                    println!(
+                        "  /proc/kallsyms in the guest: {} symbols of {module}, {}",
+                        kallsyms.len(),
+                        if missing.is_empty() {
+                            "every printed frame among them".to_owned()
+                        } else {
+                            format!("missing: {}", missing.join(", "))
+                        }
+                    );
+                    match identity {
+                        Some(true) => println!(
+                            "  the function it said it would die in is the symbol at the address it printed"
+                        ),
+                        Some(false) => println!(
+                            "  FAIL: the address it printed is not the function it said it would die in"
+                        ),
+                        None => {}
+                    }
                     if reports.len() > 1 {
                         println!("  the kernel oopsed {} times; console excerpt:", reports.len());
                         for line in text.lines().skip(reports[1].lines.0.saturating_sub(2)).take(6)
@@ -231,7 +270,15 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
                         }
                     }
                 }
-                results.push(serde_json::json!({ "scenario": module, "ok": ok, "reports": reports.len(), "frames": checks }));
+                results.push(serde_json::json!({
+                    "scenario": module,
+                    "ok": ok,
+                    "reports": reports.len(),
+                    "frames": checks,
+                    "proc_kallsyms_symbols": kallsyms.len(),
+                    "missing_from_proc_kallsyms": missing,
+                    "identity_matches": identity,
+                }));
             }
             if *json {
                 println!("{}", serde_json::to_string_pretty(&results)?);

@@ -30,6 +30,16 @@ fn every_scenario_checks_out() {
             "{scenario}:\n{stdout}"
         );
     }
+    // Every printed module frame is in the guest's /proc/kallsyms, and each module that printed
+    // an address to die at named the function kallsyms has there.
+    assert_eq!(stdout.matches("every printed frame among them").count(), 3, "{stdout}");
+    assert_eq!(
+        stdout
+            .matches("the function it said it would die in is the symbol at the address it printed")
+            .count(),
+        2,
+        "{stdout}"
+    );
     // The frame over KSYM_NAME_LEN is reported cut, the one just under it whole.
     assert!(
         stdout.lines().any(|l| l.contains(" cut ") && l.contains("a_generic_function")),
@@ -55,4 +65,10 @@ fn json_for_machines() {
     let scenarios = json.as_array().unwrap();
     assert_eq!(scenarios.len(), 3);
     assert!(scenarios.iter().all(|s| s["ok"] == true && s["reports"] == 1));
+    assert!(
+        scenarios
+            .iter()
+            .all(|s| s["missing_from_proc_kallsyms"].as_array().is_some_and(Vec::is_empty))
+    );
+    assert_eq!(scenarios[0]["identity_matches"], true);
 }
