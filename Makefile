@@ -70,12 +70,13 @@ demo: tools ## The main job: kernel, QEMU boot with the Rust samples, each tool,
 	t_gen=$$(echo "$$(date +%s.%N) - $$start" | bc); start=$$(date +%s.%N); \
 	echo "==> kallsyms-check: oops scenarios in QEMU" >&2; \
 	$(CURDIR)/target/debug/kallsyms-check run --objtree $(KERNEL_OBJ) --extmod-dir $(EXTMOD_DIR) \
-		| tee $(CACHE)/demo/kallsyms-check.txt; \
+		--html $(CACHE)/demo/kallsyms-check.html | tee $(CACHE)/demo/kallsyms-check.txt; \
 	t_check=$$(echo "$$(date +%s.%N) - $$start" | bc); \
 	echo; echo "demo: produced"; \
 	printf '  %-18s %s\n' "demo boot log" "$(CACHE)/demo/console.log"; \
 	printf '  %-18s %s (%.2fs)\n' "rust-project.json" "$(KERNEL_OBJ)/rust-project.json" "$$t_gen"; \
 	printf '  %-18s %s (%.1fs)\n' "kallsyms report" "$(CACHE)/demo/kallsyms-check.txt" "$$t_check"; \
+	printf '  %-18s %s\n' "  as HTML" "$(CACHE)/demo/kallsyms-check.html"; \
 	printf '  %-18s %s\n' "decode an oops" "target/debug/decode-stacktrace $(KERNEL_OBJ)/vmlinux $(KERNEL_SRC) $(EXTMOD_DIR) < log"
 
 check: setup ## Format and clippy checks of our own code
@@ -101,7 +102,9 @@ rust-analyzer: kernel ## Write rust-project.json for the demo tree (M=dir: for t
 		$$sysroot/lib/rustlib/src/rust/library $(if $(M),$(abspath $(M)))
 
 kallsyms-check: kernel ## Boot each oops scenario and check the Rust frames of its backtrace
-	$(CURDIR)/target/debug/kallsyms-check run --objtree $(KERNEL_OBJ) --extmod-dir $(EXTMOD_DIR)
+	@mkdir -p $(CACHE)/demo
+	$(CURDIR)/target/debug/kallsyms-check run --objtree $(KERNEL_OBJ) --extmod-dir $(EXTMOD_DIR) \
+		--html $(CACHE)/demo/kallsyms-check.html
 	$(CURDIR)/target/debug/kallsyms-check scan $(KERNEL_OBJ)/vmlinux $(EXTMOD_DIR)
 
 clean-cache: ## Remove the kernel trees, logs and tools prefix in $(CACHE)

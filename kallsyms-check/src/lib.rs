@@ -6,6 +6,8 @@
 
 use serde::Serialize;
 
+pub mod html;
+
 /// `KSYM_NAME_LEN` in 6.12 (`include/linux/kallsyms.h`): names are at most 511 characters.
 pub const KSYM_NAME_LEN: usize = 512;
 

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
+use kallsyms_check::html::{ImageHistogram, ScenarioReport, render_html};
 use kallsyms_check::{
     FrameCheck, KSYM_NAME_LEN, SymbolTable, check_frames, identity_matches, length_histogram,
     parse_proc_kallsyms, prefixed_length,
@@ -39,6 +40,9 @@ enum Cmd {
         /// Print the results as JSON.
         #[arg(long)]
         json: bool,
+        /// Also write an HTML report here (frames, and symbol-length histograms).
+        #[arg(long)]
+        html: Option<PathBuf>,
     },
     /// Check the backtraces in a log already captured.
     Check {
@@ -127,6 +131,36 @@ fn check_log(vmlinux: &Image, modules_dir: &Path, log: &str) -> anyhow::Result<V
     }))
 }
 
+/// Writes the HTML report, atomically.
+fn write_html(
+    path: &Path,
+    vmlinux: &Image,
+    vmlinux_path: &Path,
+    module_dir: &Path,
+    scenarios: &[(&str, &str, bool, Vec<FrameCheck>)],
+) -> anyhow::Result<()> {
+    let rust_lengths = |image: &Image| {
+        length_histogram(
+            image.symbols().map(|(n, ..)| n).filter(|n| n.starts_with("_R")).map(str::len),
+        )
+    };
+    let mut histograms = vec![(vmlinux_path.display().to_string(), rust_lengths(vmlinux))];
+    for (name, ko) in modules(module_dir) {
+        histograms.push((name, rust_lengths(&Image::open(&ko)?)));
+    }
+    let reports: Vec<ScenarioReport<'_>> = scenarios
+        .iter()
+        .map(|(name, what, ok, frames)| ScenarioReport { name, what, ok: *ok, frames })
+        .collect();
+    let images: Vec<ImageHistogram<'_>> =
+        histograms.iter().map(|(name, buckets)| ImageHistogram { name, buckets }).collect();
+    let text = render_html("kallsyms-check: Rust frames in kernel backtraces", &reports, &images);
+    let tmp = path.with_extension("html.tmp");
+    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
 fn print_checks(checks: &[FrameCheck]) {
     for c in checks {
         let name: String = if c.printed.len() > 60 {
@@ -185,11 +219,12 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
             }
             Ok(true)
         }
-        Cmd::Run { objtree, extmod_dir, json } => {
+        Cmd::Run { objtree, extmod_dir, json, html } => {
             let vmlinux = Image::open(&objtree.join("vmlinux"))?;
             let module_dir = extmod_dir.join("rust_oops");
             let mut all_ok = true;
             let mut results = Vec::new();
+            let mut scenario_frames = Vec::new();
             for (module, what) in SCENARIOS {
                 let dir = tempfile::tempdir()?;
                 let guest = Guest {
@@ -270,6 +305,7 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
                         }
                     }
                 }
+                scenario_frames.push((*module, *what, ok, checks.clone()));
                 results.push(serde_json::json!({
                     "scenario": module,
                     "ok": ok,
@@ -279,6 +315,16 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
                     "missing_from_proc_kallsyms": missing,
                     "identity_matches": identity,
                 }));
+            }
+            if let Some(path) = html {
+                write_html(
+                    path,
+                    &vmlinux,
+                    &objtree.join("vmlinux"),
+                    &module_dir,
+                    &scenario_frames,
+                )?;
+                eprintln!("kallsyms-check: HTML report {}", path.display());
             }
             if *json {
                 println!("{}", serde_json::to_string_pretty(&results)?);

@@ -52,6 +52,27 @@ fn every_scenario_checks_out() {
 }
 
 #[test]
+fn html_report_with_histograms() {
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("report.html");
+    let out = Command::new(env!("CARGO_BIN_EXE_kallsyms-check"))
+        .args(["run", "--objtree"])
+        .arg(var("KERNEL_OBJ"))
+        .arg("--extmod-dir")
+        .arg(var("EXTMOD_DIR"))
+        .arg("--html")
+        .arg(&html)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = std::fs::read_to_string(&html).unwrap();
+    assert!(text.starts_with("<!DOCTYPE html>") && text.ends_with("</body></html>\n"));
+    // A histogram for vmlinux and one per module, and rust_oops_long's symbol over the limit.
+    assert_eq!(text.matches("<svg ").count(), 4, "{text}");
+    assert!(text.contains("<td>Cut</td>"), "{text}");
+}
+
+#[test]
 fn json_for_machines() {
     let out = Command::new(env!("CARGO_BIN_EXE_kallsyms-check"))
         .args(["run", "--json", "--objtree"])
