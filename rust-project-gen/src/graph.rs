@@ -64,7 +64,7 @@ pub struct Crate {
 pub struct Project {
     /// Crates, dependencies before dependents.
     pub crates: Vec<Crate>,
-    /// `--cfg` groups by name, from response files, with the objtree-relative file they came from.
+    /// `--cfg` lists shared through response files, by group name (see [`group_name`]).
     pub cfg_groups: BTreeMap<String, Vec<String>>,
     /// What could not be resolved, for the user.
     pub warnings: Vec<String>,
@@ -188,12 +188,8 @@ pub fn build_project(
 
     // Dependencies by name; a name built twice prefers the one for the same target.
     let lookup = |name: &str, kernel_target: bool| -> Option<usize> {
-        let mut candidates = crates.iter().enumerate().filter(|(_, (_, c))| c.name == name);
-        let all: Vec<usize> = candidates.by_ref().map(|(i, _)| i).collect();
-        all.iter()
-            .copied()
-            .find(|&i| crates[i].1.kernel_target == kernel_target)
-            .or(all.first().copied())
+        let named = || (0..crates.len()).filter(|&i| crates[i].1.name == name);
+        named().find(|&i| crates[i].1.kernel_target == kernel_target).or_else(|| named().next())
     };
     let mut edges: Vec<Vec<(usize, String)>> = Vec::new();
     for (build, krate) in &crates {
