@@ -92,62 +92,51 @@ fn main() -> ExitCode {
     }
 }
 
-/// The `.ko` files under `dir`, by module name.
-fn modules(dir: &Path) -> Vec<(String, PathBuf)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_owned()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "ko") {
-                out.push((
-                    path.file_stem().unwrap_or_default().to_string_lossy().replace('-', "_"),
-                    path,
-                ));
-            }
-        }
-    }
-    out.sort();
-    out
+/// `vmlinux` and the modules of a directory, each opened once for all scenarios and reports.
+struct Images {
+    /// (name, image), `vmlinux` first.
+    all: Vec<(String, Image)>,
 }
 
-fn check_log(vmlinux: &Image, modules_dir: &Path, log: &str) -> anyhow::Result<Vec<FrameCheck>> {
-    let mut images: Vec<(String, Image)> = Vec::new();
-    for (name, path) in modules(modules_dir) {
-        images.push((name, Image::open(&path)?));
+impl Images {
+    fn open(vmlinux: &Path, modules_dir: &Path) -> anyhow::Result<Images> {
+        let mut all = vec![(vmlinux.display().to_string(), Image::open(vmlinux)?)];
+        for (name, path) in symbolizer::find_modules(modules_dir) {
+            all.push((name, Image::open(&path)?));
+        }
+        Ok(Images { all })
     }
-    let reports = oops::parse_log(log);
-    let tables: Vec<(String, Table<'_>)> =
-        images.iter().map(|(n, i)| (n.clone(), Table(i))).collect();
-    let vmlinux_table = Table(vmlinux);
-    Ok(check_frames(&reports, &mut |module| match module {
-        None => Some(&vmlinux_table as &dyn SymbolTable),
-        Some(m) => tables
-            .iter()
-            .find(|(n, _)| *n == m.replace('-', "_"))
-            .map(|(_, t)| t as &dyn SymbolTable),
-    }))
+
+    /// Checks the Rust frames of `reports` against these images.
+    fn check(&self, reports: &[oops::Report]) -> Vec<FrameCheck> {
+        let tables: Vec<(&str, Table<'_>)> =
+            self.all.iter().map(|(n, i)| (n.as_str(), Table(i))).collect();
+        check_frames(reports, &mut |module| {
+            let table = match module {
+                None => tables.first(),
+                Some(m) => tables[1..].iter().find(|(n, _)| *n == m.replace('-', "_")),
+            };
+            table.map(|(_, t)| t as &dyn SymbolTable)
+        })
+    }
+}
+
+/// The lengths of an image's Rust function symbols.
+fn rust_lengths(image: &Image) -> Vec<usize> {
+    image.symbols().map(|(n, ..)| n).filter(|n| n.starts_with("_R")).map(str::len).collect()
 }
 
 /// Writes the HTML report, atomically.
 fn write_html(
     path: &Path,
-    vmlinux: &Image,
-    vmlinux_path: &Path,
-    module_dir: &Path,
+    images: &Images,
     scenarios: &[(&str, &str, bool, Vec<FrameCheck>)],
 ) -> anyhow::Result<()> {
-    let rust_lengths = |image: &Image| {
-        length_histogram(
-            image.symbols().map(|(n, ..)| n).filter(|n| n.starts_with("_R")).map(str::len),
-        )
-    };
-    let mut histograms = vec![(vmlinux_path.display().to_string(), rust_lengths(vmlinux))];
-    for (name, ko) in modules(module_dir) {
-        histograms.push((name, rust_lengths(&Image::open(&ko)?)));
-    }
+    let histograms: Vec<(&str, Vec<(String, usize)>)> = images
+        .all
+        .iter()
+        .map(|(name, image)| (name.as_str(), length_histogram(rust_lengths(image).into_iter())))
+        .collect();
     let reports: Vec<ScenarioReport<'_>> = scenarios
         .iter()
         .map(|(name, what, ok, frames)| ScenarioReport { name, what, ok: *ok, frames })
@@ -182,18 +171,16 @@ fn print_checks(checks: &[FrameCheck]) {
 fn run(cli: &Cli) -> anyhow::Result<bool> {
     match &cli.command {
         Cmd::Check { vmlinux, modules_dir, log } => {
-            let vmlinux = Image::open(vmlinux)?;
+            let images = Images::open(vmlinux, modules_dir)?;
             let text = std::fs::read_to_string(log)
                 .with_context(|| format!("cannot read {}", log.display()))?;
-            let checks = check_log(&vmlinux, modules_dir, &text)?;
+            let checks = images.check(&oops::parse_log(&text));
             print_checks(&checks);
             Ok(checks.iter().all(FrameCheck::ok))
         }
         Cmd::Scan { vmlinux, modules_dir } => {
-            let mut images = vec![("vmlinux".to_owned(), vmlinux.clone())];
-            images.extend(modules(modules_dir));
-            for (name, path) in images {
-                let image = Image::open(&path)?;
+            let images = Images::open(vmlinux, modules_dir)?;
+            for (name, image) in &images.all {
                 let rust: Vec<&str> =
                     image.symbols().map(|(n, ..)| n).filter(|n| n.starts_with("_R")).collect();
                 let longest = rust.iter().map(|n| n.len()).max().unwrap_or(0);
@@ -201,7 +188,7 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
                     "{name}: {} Rust function symbols, longest {longest} characters",
                     rust.len()
                 );
-                for (bucket, count) in length_histogram(rust.iter().map(|n| n.len())) {
+                for (bucket, count) in length_histogram(rust_lengths(image).into_iter()) {
                     println!("  {bucket:>7}: {count}");
                 }
                 for symbol in rust.iter().filter(|n| prefixed_length(n) >= KSYM_NAME_LEN) {
@@ -220,8 +207,8 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
             Ok(true)
         }
         Cmd::Run { objtree, extmod_dir, json, html } => {
-            let vmlinux = Image::open(&objtree.join("vmlinux"))?;
             let module_dir = extmod_dir.join("rust_oops");
+            let images = Images::open(&objtree.join("vmlinux"), &module_dir)?;
             let mut all_ok = true;
             let mut results = Vec::new();
             let mut scenario_frames = Vec::new();
@@ -246,7 +233,7 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
                 step.done(&boot.describe());
                 let text = std::fs::read_to_string(&boot.log)?;
                 let reports = oops::parse_log(&text);
-                let checks = check_log(&vmlinux, &module_dir, &text)?;
+                let checks = images.check(&reports);
                 // What the guest's /proc/kallsyms holds for the module, read after the oops.
                 let kallsyms = boot
                     .console
@@ -317,13 +304,7 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
                 }));
             }
             if let Some(path) = html {
-                write_html(
-                    path,
-                    &vmlinux,
-                    &objtree.join("vmlinux"),
-                    &module_dir,
-                    &scenario_frames,
-                )?;
+                write_html(path, &images, &scenario_frames)?;
                 eprintln!("kallsyms-check: HTML report {}", path.display());
             }
             if *json {

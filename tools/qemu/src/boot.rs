@@ -124,6 +124,20 @@ impl Boot {
         }
     }
 
+    /// Each step's command, exit code and output, for people: `commands` are the guest's steps,
+    /// every line is indented by `indent`.
+    pub fn transcript(&self, commands: &[String], indent: &str) -> String {
+        let mut out = String::new();
+        for (command, step) in commands.iter().zip(&self.console.steps) {
+            let code = step.exit_code.map_or("did not end".to_owned(), |c| format!("exit {c}"));
+            out += &format!("{indent}$ {command}  [{code}]\n");
+            for line in &step.lines {
+                out += &format!("{indent}    {line}\n");
+            }
+        }
+        out
+    }
+
     /// One line saying how the boot ended, for people.
     pub fn describe(&self) -> String {
         let secs = self.elapsed_secs;
@@ -386,6 +400,31 @@ mod kvm_verdict {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn transcript_of_steps() {
+        let console = crate::parse_console(
+            "@@qemu-runner: init@@\n@@qemu-runner: step 0 begin@@\nhello\n@@qemu-runner: step 0 end 0@@\n\
+             @@qemu-runner: step 1 begin@@\n",
+        );
+        let boot = Boot {
+            accel: "tcg",
+            accel_note: None,
+            cmdline: cmdline(""),
+            console,
+            timed_out: true,
+            qemu_status: "killed by signal 9".to_owned(),
+            qemu_ok: false,
+            log: PathBuf::from("console.log"),
+            elapsed_secs: 1.0,
+            tail: Vec::new(),
+        };
+        let commands = ["echo hello".to_owned(), "sleep 600".to_owned()];
+        assert_eq!(
+            boot.transcript(&commands, "  "),
+            "  $ echo hello  [exit 0]\n      hello\n  $ sleep 600  [did not end]\n"
+        );
+    }
 
     #[test]
     fn later_arguments_follow_the_runners_own() {

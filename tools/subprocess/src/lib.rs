@@ -99,16 +99,6 @@ impl Command {
         self
     }
 
-    /// The deadline.
-    pub fn get_timeout(&self) -> Duration {
-        self.timeout
-    }
-
-    /// The working directory.
-    pub fn get_cwd(&self) -> &Path {
-        &self.cwd
-    }
-
     /// Runs the command to its end or its deadline, collecting its output.
     ///
     /// A non-zero exit or a timeout is not an error here: see [`Output`] and [`Command::run_checked`].

@@ -23,6 +23,26 @@ pub struct Decoded {
     pub locations: Vec<Location>,
 }
 
+/// The `.ko` files under `dir` (searched recursively), by module name (`-` as `_`), sorted.
+pub fn find_modules(dir: &Path) -> Vec<(String, PathBuf)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "ko") {
+                let name = path.file_stem().unwrap_or_default().to_string_lossy().replace('-', "_");
+                out.push((name, path));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 /// Decodes frames against `vmlinux` and the modules under a directory.
 pub struct Symbolizer {
     vmlinux: Image,
@@ -40,19 +60,8 @@ impl Symbolizer {
     /// A symbolizer for `vmlinux`, with module `.ko` files looked up under `modules_dir`.
     pub fn new(vmlinux: Image, base_path: Option<&Path>, modules_dir: Option<&Path>) -> Symbolizer {
         let mut module_files = HashMap::new();
-        let mut stack: Vec<PathBuf> = modules_dir.into_iter().map(Path::to_owned).collect();
-        while let Some(dir) = stack.pop() {
-            let Ok(entries) = std::fs::read_dir(&dir) else { continue };
-            for entry in entries.flatten() {
-                let path = entry.path();
-                if entry.file_type().is_ok_and(|t| t.is_dir()) {
-                    stack.push(path);
-                } else if path.extension().is_some_and(|e| e == "ko") {
-                    let name =
-                        path.file_stem().unwrap_or_default().to_string_lossy().replace('-', "_");
-                    module_files.entry(name).or_insert(path);
-                }
-            }
+        for (name, path) in modules_dir.map(find_modules).unwrap_or_default() {
+            module_files.entry(name).or_insert(path);
         }
         let mut warnings = Vec::new();
         if !vmlinux.has_dwarf() {

@@ -12,8 +12,6 @@ pub struct BuildReport {
     pub relinked: bool,
     /// The full build log.
     pub log: PathBuf,
-    /// How many lines kbuild printed.
-    pub lines: u64,
 }
 
 /// Runs `make -jN` (all: `vmlinux`, `bzImage`, modules) in `objtree`, logging to `log`.
@@ -39,10 +37,8 @@ pub fn build(
     let step =
         progress::start(&format!("building the kernel (make -j{jobs} in {})", objtree.display()));
     eprintln!("    {cmd}");
-    let mut lines = 0u64;
     let out = cmd.run_with(&mut |_, line| {
         use std::io::Write;
-        lines += 1;
         let _ = writeln!(log_file, "{line}");
         step.message(line.trim());
     });
@@ -51,7 +47,7 @@ pub fn build(
         Ok(_) => {
             let relinked = mtime(&vmlinux) != before;
             step.done(if relinked { "vmlinux linked" } else { "up to date, nothing rebuilt" });
-            Ok(BuildReport { relinked, log: log.to_owned(), lines })
+            Ok(BuildReport { relinked, log: log.to_owned() })
         }
         Err(e) => {
             step.failed();

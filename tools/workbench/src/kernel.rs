@@ -77,7 +77,7 @@ pub fn ensure(opts: &KernelOptions) -> Result<Kernel, WorkbenchError> {
         stages.push(("config".to_owned(), what.to_owned(), t.elapsed()));
 
         let t = Instant::now();
-        let BuildReport { relinked, log, .. } = build(
+        let BuildReport { relinked, log } = build(
             &opts.srctree,
             &opts.objtree,
             opts.jobs,

@@ -130,7 +130,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 steps.push(format!("insmod /lib/modules/{name}.ko"));
                 steps.push(format!("rmmod {name}"));
             }
-            let guest = Guest { busybox: "/bin/busybox".into(), modules, steps: steps.clone() };
+            let guest = Guest { busybox: "/bin/busybox".into(), modules, steps };
             let step = progress::start("booting the demo kernel in QEMU");
             let boot = qemu::boot_guest(
                 &kernel.built.bzimage,
@@ -149,13 +149,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             if let Some(note) = &boot.accel_note {
                 println!("  {note}");
             }
-            for (command, out) in steps.iter().zip(&boot.console.steps) {
-                let code = out.exit_code.map_or("did not end".to_owned(), |c| format!("exit {c}"));
-                println!("  $ {command}  [{code}]");
-                for line in &out.lines {
-                    println!("      {line}");
-                }
-            }
+            print!("{}", boot.transcript(&guest.steps, "  "));
             println!("  console log: {}", boot.log.display());
             println!("timings:");
             for (stage, _, took) in &kernel.stages {

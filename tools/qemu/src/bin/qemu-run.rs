@@ -119,13 +119,7 @@ fn run(args: &Args) -> anyhow::Result<ExitCode> {
         if let Some(note) = &boot.accel_note {
             println!("{note}");
         }
-        for (command, step) in args.steps.iter().zip(&boot.console.steps) {
-            let code = step.exit_code.map_or("did not end".to_owned(), |c| format!("exit {c}"));
-            println!("$ {command}    [{code}]");
-            for line in &step.lines {
-                println!("  {line}");
-            }
-        }
+        print!("{}", boot.transcript(&args.steps, ""));
         println!("console log: {}", boot.log.display());
     }
     if outcome == Outcome::Completed {
