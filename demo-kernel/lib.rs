@@ -1,0 +1,69 @@
+//! Test support for the demo kernel's patch series: the built tree that `make test` provides,
+//! and boots of it in QEMU with a list of shell steps.
+//!
+//! The kernel code itself lives in `patches/` (the series applied to Debian's
+//! linux-source-6.12) and `modules/` (out-of-tree modules); the tests are in `tests/`.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use qemu::{Boot, Guest, StepOutput};
+
+/// The demo tree that `make test` built.
+pub struct Kernel {
+    /// The source tree, patched.
+    pub srctree: PathBuf,
+    /// The build tree.
+    pub objtree: PathBuf,
+    /// `arch/x86/boot/bzImage` in the build tree.
+    pub bzimage: PathBuf,
+}
+
+/// The demo tree from `KERNEL_SRC` and `KERNEL_OBJ`, checked to be built.
+///
+/// # Panics
+///
+/// If they are not set or the tree is not built, with a message saying to run `make test`.
+pub fn kernel() -> Kernel {
+    let var = |name: &str| {
+        std::env::var_os(name).map(PathBuf::from).unwrap_or_else(|| {
+            panic!("{name} is not set: run these tests with `make test`, which builds the demo kernel and sets it")
+        })
+    };
+    let srctree = kbuild::Srctree::open(&var("KERNEL_SRC")).unwrap_or_else(|e| panic!("{e}"));
+    let objtree =
+        kbuild::Objtree::open(&srctree, &var("KERNEL_OBJ")).unwrap_or_else(|e| panic!("{e}"));
+    let built = objtree.built(&srctree).unwrap_or_else(|e| panic!("{e}"));
+    Kernel { srctree: srctree.path, objtree: objtree.path, bzimage: built.bzimage }
+}
+
+/// Boots the demo kernel with `modules` (paths in the build tree) in `/lib/modules`, the
+/// kernel command line `append`, and `steps` for `/init`; fails unless the boot completes.
+pub fn boot(modules: &[&str], append: &str, steps: &[&str]) -> Boot {
+    let kernel = kernel();
+    let dir = tempfile::tempdir().unwrap();
+    let guest = Guest {
+        busybox: "/bin/busybox".into(),
+        modules: modules.iter().map(|m| kernel.objtree.join(m)).collect(),
+        steps: steps.iter().map(|s| s.to_string()).collect(),
+    };
+    let configure = |config: &mut qemu::BootConfig| {
+        config.append = append.to_owned();
+        config.timeout = Duration::from_secs(120);
+    };
+    let boot = qemu::boot_guest(&kernel.bzimage, &guest, dir.path(), configure, &mut |_| {})
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(boot.outcome(), qemu::Outcome::Completed, "{}", boot.transcript(&guest.steps, "  "));
+    boot
+}
+
+/// Asserts that `step` exited with `code` and printed `expected` in this order (other lines,
+/// such as unrelated kernel messages, may come in between).
+pub fn assert_step(step: &StepOutput, code: i32, expected: &[&str]) {
+    let shown = || format!("step {} printed:\n  {}", step.index, step.lines.join("\n  "));
+    assert_eq!(step.exit_code, Some(code), "{}", shown());
+    let mut lines = step.lines.iter();
+    for want in expected {
+        assert!(lines.any(|l| l == want), "missing or out of order: {want:?}\n{}", shown());
+    }
+}

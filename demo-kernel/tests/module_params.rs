@@ -1,0 +1,151 @@
+//! Module parameters of Rust modules (patches 0002-0004), booted in QEMU: the
+//! `rust_module_parameters` sample loaded with and without arguments, its sysfs files read and
+//! written, and invalid values refused while the kernel keeps running.
+
+use demo_kernel::assert_step;
+
+const SAMPLE: &str = "samples/rust/rust_module_parameters.ko";
+const INSMOD: &str = "insmod /lib/modules/rust_module_parameters.ko";
+const PARAMS: &str = "/sys/module/rust_module_parameters/parameters";
+
+/// Every parameter as the sample prints it at init, in order.
+fn printed(values: [&str; 9]) -> Vec<String> {
+    let names = [
+        "my_bool",
+        "my_i8",
+        "my_u8",
+        "my_u64",
+        "my_usize",
+        "my_array",
+        "my_hidden",
+        "my_i32",
+        "my_str",
+    ];
+    names.iter().zip(values).map(|(n, v)| format!("rust_module_parameters: {n}: {v}")).collect()
+}
+
+/// Every sysfs file of the sample, as `name=contents` lines (`my_hidden` has none: permissions 0).
+fn sysfs(values: [&str; 8]) -> Vec<String> {
+    let names = ["my_array", "my_bool", "my_i32", "my_i8", "my_str", "my_u64", "my_u8", "my_usize"];
+    names.iter().zip(values).map(|(n, v)| format!("{n}={v}")).collect()
+}
+
+fn as_strs(lines: &[String]) -> Vec<&str> {
+    lines.iter().map(String::as_str).collect()
+}
+
+#[test]
+fn loadable_sample_takes_insmod_arguments_and_sysfs_writes() {
+    let read_sysfs = format!("cd {PARAMS} && for f in *; do echo $f=$(cat $f); done");
+    let with_args = format!("{INSMOD} my_i32=-5 my_bool=n my_str=hello my_array=1,2,3");
+    let write = format!("echo 1234 > {PARAMS}/my_i32 && echo world > {PARAMS}/my_str");
+    let boot = demo_kernel::boot(
+        &[SAMPLE],
+        "",
+        &[
+            INSMOD,
+            &read_sysfs,
+            "rmmod rust_module_parameters",
+            &with_args,
+            &read_sysfs,
+            &write,
+            &read_sysfs,
+            "rmmod rust_module_parameters",
+        ],
+    );
+    let steps = &boot.console.steps;
+
+    let defaults = printed([
+        "true",
+        "-8",
+        "8",
+        "18446744073709551615",
+        "4096",
+        "[0, 1]",
+        "7",
+        "42",
+        "default str val",
+    ]);
+    let mut expected = vec!["rust_module_parameters: Am I built-in? false".to_owned()];
+    expected.extend(defaults);
+    assert_step(&steps[0], 0, &as_strs(&expected));
+    let files =
+        sysfs(["0,1", "Y", "42", "-8", "default str val", "18446744073709551615", "8", "4096"]);
+    assert_step(&steps[1], 0, &as_strs(&files));
+
+    let given = printed([
+        "false",
+        "-8",
+        "8",
+        "18446744073709551615",
+        "4096",
+        "[1, 2, 3]",
+        "7",
+        "-5",
+        "hello",
+    ]);
+    assert_step(&steps[3], 0, &as_strs(&given));
+    let files = sysfs(["1,2,3", "N", "-5", "-8", "hello", "18446744073709551615", "8", "4096"]);
+    assert_step(&steps[4], 0, &as_strs(&files));
+
+    // Written through sysfs: read back through sysfs, and by the module itself at exit (with
+    // the parameter lock held), without the newline `echo` added.
+    assert_step(&steps[5], 0, &[]);
+    let files = sysfs(["1,2,3", "N", "1234", "-8", "world", "18446744073709551615", "8", "4096"]);
+    assert_step(&steps[6], 0, &as_strs(&files));
+    assert_step(
+        &steps[7],
+        0,
+        &[
+            "rust_module_parameters: my_i32: 1234",
+            "rust_module_parameters: my_str: world",
+            "rust_module_parameters: Rust module parameters sample (exit)",
+        ],
+    );
+}
+
+#[test]
+fn invalid_values_fail_insmod_with_einval_and_the_kernel_goes_on() {
+    // Each case: the arguments, and the kernel's message naming the value and the parameter.
+    let cases = [
+        ("my_i32=abc", "rust_module_parameters: `abc' invalid for parameter `my_i32'"),
+        ("my_array=1,2,3,4", "rust_module_parameters: `1,2,3,4' invalid for parameter `my_array'"),
+        ("my_u8=256", "rust_module_parameters: `256' invalid for parameter `my_u8'"),
+        ("my_i8=-129", "rust_module_parameters: `-129' invalid for parameter `my_i8'"),
+        ("my_bool=maybe", "rust_module_parameters: `maybe' invalid for parameter `my_bool'"),
+        ("my_array=1,x", "rust_module_parameters: `1,x' invalid for parameter `my_array'"),
+    ];
+    let mut steps: Vec<String> = cases.iter().map(|(args, _)| format!("{INSMOD} {args}")).collect();
+    // Afterwards the module still loads, with a bool given as just its name, and unloads.
+    steps.push(format!("{INSMOD} my_bool my_u8=255 my_i8=-128"));
+    steps.push(format!("cat {PARAMS}/my_bool {PARAMS}/my_u8 {PARAMS}/my_i8"));
+    steps.push("rmmod rust_module_parameters".to_owned());
+    let boot = demo_kernel::boot(&[SAMPLE], "", &as_strs(&steps));
+    let out = &boot.console.steps;
+
+    for (i, (_, message)) in cases.iter().enumerate() {
+        // busybox's insmod exits with 22 (EINVAL) after `can't insert ...: Invalid argument`.
+        assert_step(
+            &out[i],
+            22,
+            &[
+                message,
+                "insmod: can't insert '/lib/modules/rust_module_parameters.ko': Invalid argument",
+            ],
+        );
+        assert!(!out[i].contains("(init)"), "the module's init ran: {:#?}", out[i].lines);
+    }
+    let n = cases.len();
+    assert_step(
+        &out[n],
+        0,
+        &[
+            "rust_module_parameters: my_bool: true",
+            "rust_module_parameters: my_i8: -128",
+            "rust_module_parameters: my_u8: 255",
+        ],
+    );
+    assert_step(&out[n + 1], 0, &["Y", "255", "-128"]);
+    assert_step(&out[n + 2], 0, &["rust_module_parameters: Rust module parameters sample (exit)"]);
+    assert!(boot.console.panic.is_none(), "{:?}", boot.console.panic);
+}

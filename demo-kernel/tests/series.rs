@@ -1,0 +1,100 @@
+//! The patch series on the host: `scripts/checkpatch.pl` over every patch, `make rustfmtcheck`
+//! over the patched tree, and the unit tests of the Rust code it adds, run by `make rusttest`.
+
+use std::path::Path;
+use std::time::Duration;
+
+use subprocess::Command;
+
+fn patches() -> Vec<std::path::PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("patches");
+    let series = std::fs::read_to_string(dir.join("series")).unwrap();
+    let patches: Vec<_> = series
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| dir.join(l))
+        .collect();
+    assert!(!patches.is_empty(), "the series lists no patch");
+    patches
+}
+
+/// The warning checkpatch gives for every new file, which MAINTAINERS answers when an entry
+/// already covers the file's directory.
+const NEW_FILE_WARNING: &str =
+    "WARNING: added, moved or deleted file(s), does MAINTAINERS need updating?";
+
+#[test]
+fn checkpatch_is_clean_on_every_patch() {
+    let kernel = demo_kernel::kernel();
+    let maintainers = std::fs::read_to_string(kernel.srctree.join("MAINTAINERS")).unwrap();
+    for patch in patches() {
+        let out = Command::new("perl", &kernel.srctree)
+            .arg("scripts/checkpatch.pl")
+            .args(["--no-tree", "--strict", "--terse", "--no-summary"])
+            .arg(&patch)
+            .timeout(Duration::from_secs(120))
+            .run()
+            .unwrap();
+        let text = out.stdout.clone();
+        let name = patch.file_name().unwrap().to_string_lossy();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            assert!(line.contains(&NEW_FILE_WARNING[9..]), "{name}: checkpatch: {line}\n{text}");
+        }
+        if text.contains(&NEW_FILE_WARNING[9..]) {
+            // Each new file must sit under a directory that a MAINTAINERS entry lists (`F:` lines
+            // ending in `/` cover everything below).
+            let diff = std::fs::read_to_string(&patch).unwrap();
+            let new_files = diff
+                .split("\ndiff --git a/")
+                .skip(1)
+                .filter(|d| d.contains("\nnew file mode"))
+                .map(|d| d.split(' ').next().unwrap().to_owned());
+            let dirs: Vec<&str> = maintainers
+                .lines()
+                .filter_map(|l| l.strip_prefix("F:\t"))
+                .filter(|f| f.ends_with('/'))
+                .collect();
+            for file in new_files {
+                assert!(
+                    dirs.iter().any(|d| file.starts_with(d)),
+                    "{name}: new file {file}, and no MAINTAINERS entry covers it"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn rustfmtcheck_is_clean() {
+    let kernel = demo_kernel::kernel();
+    kbuild::make::kernel_make(&kernel.srctree, &kernel.objtree)
+        .arg("rustfmtcheck")
+        .timeout(Duration::from_secs(300))
+        .run_checked()
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[test]
+fn module_param_unit_tests_pass_in_make_rusttest() {
+    let kernel = demo_kernel::kernel();
+    // `rust_test_quiet=` makes the test binaries list each test.
+    let out = kbuild::make::kernel_make(&kernel.srctree, &kernel.objtree)
+        .args(["rusttest", "rust_test_quiet="])
+        .timeout(Duration::from_secs(600))
+        .run_checked()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let text = &out.stdout;
+    for test in [
+        "parse_int_accepts_what_kstrtoint_accepts",
+        "parse_int_rejects_what_kstrtoint_rejects",
+        "parse_int_rejects_out_of_range",
+        "parse_bool_as_kstrtobool",
+        "array_parses_up_to_its_length",
+        "values_format_as_c_prints_them",
+    ] {
+        let line = format!("test module_param::tests::{test} ... ok");
+        assert!(text.contains(&line), "missing {line:?} in:\n{text}");
+    }
+    assert!(!text.contains("FAILED"), "{text}");
+}
