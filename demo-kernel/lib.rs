@@ -39,7 +39,8 @@ pub fn kernel() -> Kernel {
 
 /// Boots the demo kernel with `modules` (paths in the build tree) in `/lib/modules`, the
 /// kernel command line `append`, and `steps` for `/init`; fails unless the boot completes.
-pub fn boot(modules: &[&str], append: &str, steps: &[&str]) -> Boot {
+/// Returns the boot and its whole console log.
+pub fn boot(modules: &[&str], append: &str, steps: &[&str]) -> (Boot, String) {
     let kernel = kernel();
     let dir = tempfile::tempdir().unwrap();
     let guest = Guest {
@@ -54,7 +55,8 @@ pub fn boot(modules: &[&str], append: &str, steps: &[&str]) -> Boot {
     let boot = qemu::boot_guest(&kernel.bzimage, &guest, dir.path(), configure, &mut |_| {})
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(boot.outcome(), qemu::Outcome::Completed, "{}", boot.transcript(&guest.steps, "  "));
-    boot
+    let log = std::fs::read_to_string(&boot.log).unwrap_or_else(|e| panic!("{e}"));
+    (boot, log)
 }
 
 /// Asserts that `step` exited with `code` and printed `expected` in this order (other lines,

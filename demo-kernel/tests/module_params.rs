@@ -39,7 +39,7 @@ fn loadable_sample_takes_insmod_arguments_and_sysfs_writes() {
     let read_sysfs = format!("cd {PARAMS} && for f in *; do echo $f=$(cat $f); done");
     let with_args = format!("{INSMOD} my_i32=-5 my_bool=n my_str=hello my_array=1,2,3");
     let write = format!("echo 1234 > {PARAMS}/my_i32 && echo world > {PARAMS}/my_str");
-    let boot = demo_kernel::boot(
+    let (boot, _) = demo_kernel::boot(
         &[SAMPLE],
         "",
         &[
@@ -120,7 +120,7 @@ fn invalid_values_fail_insmod_with_einval_and_the_kernel_goes_on() {
     steps.push(format!("{INSMOD} my_bool my_u8=255 my_i8=-128"));
     steps.push(format!("cat {PARAMS}/my_bool {PARAMS}/my_u8 {PARAMS}/my_i8"));
     steps.push("rmmod rust_module_parameters".to_owned());
-    let boot = demo_kernel::boot(&[SAMPLE], "", &as_strs(&steps));
+    let (boot, _) = demo_kernel::boot(&[SAMPLE], "", &as_strs(&steps));
     let out = &boot.console.steps;
 
     for (i, (_, message)) in cases.iter().enumerate() {
@@ -148,4 +148,21 @@ fn invalid_values_fail_insmod_with_einval_and_the_kernel_goes_on() {
     assert_step(&out[n + 1], 0, &["Y", "255", "-128"]);
     assert_step(&out[n + 2], 0, &["rust_module_parameters: Rust module parameters sample (exit)"]);
     assert!(boot.console.panic.is_none(), "{:?}", boot.console.panic);
+}
+
+/// The built-in variant: `rust_long_symbols` (patch 0005, built in by the demo config) takes its
+/// `trigger` parameter from the kernel command line, and shows it in sysfs.
+#[test]
+fn built_in_code_takes_parameters_from_the_kernel_command_line() {
+    let read = "cat /sys/module/rust_long_symbols/parameters/trigger";
+    let (boot, _) = demo_kernel::boot(&[], "", &[read]);
+    assert_step(&boot.console.steps[0], 0, &["none"]);
+
+    // A value the sample does not know: its init fails and says why, and sysfs holds the value.
+    let (boot, log) = demo_kernel::boot(&[], "rust_long_symbols.trigger=bogus", &[read]);
+    assert_step(&boot.console.steps[0], 0, &["bogus"]);
+    assert!(
+        log.lines().any(|l| l == "rust_long_symbols: trigger must be none, null or panic"),
+        "no message from the sample's init:\n{log}"
+    );
 }
