@@ -50,19 +50,24 @@ pub fn render_html(
         let _ = write!(
             h,
             "<h2>{} <span class=\"{class}\">{verdict}</span></h2>\n<p>{}</p>\n<table>\n\
-             <tr><th>check</th><th>verdict</th><th>length</th><th>printed</th><th>image</th></tr>\n",
+             <tr><th>check</th><th>verdict</th><th>length</th><th>printed</th><th>image</th><th>source</th></tr>\n",
             escape(s.name),
             escape(s.what)
         );
         for f in s.frames {
             let (class, check) = if f.ok() { ("ok", "ok") } else { ("fail", "FAIL") };
+            let mut verdict = format!("{:?}", f.verdict);
+            if let Some(actual) = &f.actual {
+                verdict +=
+                    &format!(" (the address is in {}, {} chars)", escape(actual), actual.len());
+            }
             let _ = writeln!(
                 h,
-                "<tr><td class=\"{class}\">{check}</td><td>{:?}</td><td>{}</td><td class=\"name\">{}</td><td>{}</td></tr>",
-                f.verdict,
+                "<tr><td class=\"{class}\">{check}</td><td>{verdict}</td><td>{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td></tr>",
                 f.length,
                 escape(&f.printed),
-                escape(f.module.as_deref().unwrap_or("vmlinux"))
+                escape(f.module.as_deref().unwrap_or("vmlinux")),
+                escape(f.source.as_deref().unwrap_or("-"))
             );
         }
         h.push_str("</table>\n");
@@ -115,6 +120,9 @@ mod tests {
             offset_in_symbol: true,
             table_size: Some(32),
             printed_size: 32,
+            actual: None,
+            source: Some("demo/main.rs:7".to_owned()),
+            dwarf_agrees: Some(true),
         }];
         let buckets = [("< 512".to_owned(), 3), (">= 512".to_owned(), 1)];
         let html = render_html(
@@ -128,8 +136,8 @@ mod tests {
             <h2>demo <span class="ok">ok</span></h2>
             <p>a test</p>
             <table>
-            <tr><th>check</th><th>verdict</th><th>length</th><th>printed</th><th>image</th></tr>
-            <tr><td class="ok">ok</td><td>Whole</td><td>19</td><td class="name">_RNvCs1_4demo4main&lt;</td><td>demo</td></tr>
+            <tr><th>check</th><th>verdict</th><th>length</th><th>printed</th><th>image</th><th>source</th></tr>
+            <tr><td class="ok">ok</td><td>Whole</td><td>19</td><td class="name">_RNvCs1_4demo4main&lt;</td><td>demo</td><td>demo/main.rs:7</td></tr>
             </table>
             <h2>Rust symbol lengths against KSYM_NAME_LEN (512)</h2>
             <h3>demo</h3>

@@ -24,6 +24,11 @@ pub enum Verdict {
     Cut,
     /// Not a symbol of the image, nor the start of one: a wrong or corrupted name.
     Unknown,
+    /// A symbol of the image, but the address lies in another function: the worst outcome, as
+    /// the backtrace points at the wrong code (`scripts/kallsyms` drops symbols of
+    /// `KSYM_NAME_LEN` characters or more from vmlinux, and their code is then reported as
+    /// part of the symbol before them).
+    WrongFunction,
 }
 
 /// One Rust frame, checked.
@@ -45,6 +50,14 @@ pub struct FrameCheck {
     pub table_size: Option<u64>,
     /// The printed size.
     pub printed_size: u64,
+    /// For [`Verdict::WrongFunction`]: the function the address lies in, by the symbol table.
+    pub actual: Option<String>,
+    /// The source location of the address (of the call, for a return address), innermost
+    /// inlined frame first: `file:line`, when DWARF has it.
+    pub source: Option<String>,
+    /// Whether DWARF's function at the address (the outermost one, where the code was inlined
+    /// into) is the symbol; `None` when DWARF does not cover it.
+    pub dwarf_agrees: Option<bool>,
 }
 
 impl FrameCheck {
@@ -53,12 +66,22 @@ impl FrameCheck {
     pub fn ok(&self) -> bool {
         self.demangles
             && self.offset_in_symbol
+            && self.dwarf_agrees != Some(false)
             && match self.verdict {
                 Verdict::Whole => true,
                 Verdict::Cut => self.length >= KSYM_NAME_LEN,
-                Verdict::Unknown => false,
+                Verdict::Unknown | Verdict::WrongFunction => false,
             }
     }
+}
+
+/// What DWARF says of an address.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Source {
+    /// The outermost function, demangled without hash (`{:#}`).
+    pub function: Option<String>,
+    /// The innermost `file:line`.
+    pub location: Option<String>,
 }
 
 /// A source of symbols: the names (and sizes) of one image's functions.
@@ -67,6 +90,12 @@ pub trait SymbolTable {
     fn size_of(&self, name: &str) -> Option<u64>;
     /// The one symbol that starts with `prefix`, with its size.
     fn starting_with(&self, prefix: &str) -> Option<(String, u64)>;
+    /// The address of the symbol `name`.
+    fn address_of(&self, name: &str) -> Option<u64>;
+    /// The function symbol whose code holds `address`.
+    fn function_at(&self, address: u64) -> Option<String>;
+    /// What DWARF says of `address`, if the image has DWARF.
+    fn source_at(&self, address: u64) -> Option<Source>;
 }
 
 /// Checks the Rust frames (`_R` symbols) of `reports`; `table` gives the symbol table of
@@ -77,12 +106,15 @@ pub fn check_frames<'a>(
 ) -> Vec<FrameCheck> {
     let mut checks = Vec::new();
     for report in reports {
-        for frame in report.rip.iter().chain(&report.frames) {
+        // A call-trace address is the return address: the call is the byte before, and may be
+        // the last instruction of the function. RIP is the faulting instruction itself.
+        let rip = report.rip.iter().map(|frame| (frame, 0));
+        for (frame, back) in rip.chain(report.frames.iter().map(|frame| (frame, 1))) {
             let Some(printed) = frame.symbol.as_deref().filter(|s| s.starts_with("_R")) else {
                 continue;
             };
             let table = table(frame.module.as_deref());
-            let (verdict, whole, table_size) = match table {
+            let (mut verdict, whole, table_size) = match table {
                 Some(t) => match t.size_of(printed) {
                     Some(size) => (Verdict::Whole, printed.to_owned(), Some(size)),
                     None => match t
@@ -95,15 +127,34 @@ pub fn check_frames<'a>(
                 },
                 None => (Verdict::Unknown, printed.to_owned(), None),
             };
+            let offset_in_symbol =
+                table_size.is_some_and(|size| frame.offset.saturating_sub(back) < size.max(1));
+            let address = table
+                .filter(|_| verdict != Verdict::Unknown)
+                .and_then(|t| t.address_of(&whole))
+                .map(|start| start + frame.offset.saturating_sub(back));
+            let mut actual = None;
+            if verdict != Verdict::Unknown && !offset_in_symbol {
+                verdict = Verdict::WrongFunction;
+                actual = table.zip(address).and_then(|(t, a)| t.function_at(a));
+            }
+            let source = table.zip(address).and_then(|(t, a)| t.source_at(a));
+            let demangled = format!("{:#}", rustc_demangle::demangle(&whole));
             checks.push(FrameCheck {
                 printed: printed.to_owned(),
                 module: frame.module.clone(),
                 verdict,
                 length: whole.len(),
                 demangles: rustc_demangle::try_demangle(&whole).is_ok(),
-                offset_in_symbol: table_size.is_some_and(|size| frame.offset <= size),
+                offset_in_symbol,
                 table_size,
                 printed_size: frame.size,
+                actual,
+                dwarf_agrees: source
+                    .as_ref()
+                    .and_then(|s| s.function.as_ref())
+                    .map(|f| *f == demangled),
+                source: source.and_then(|s| s.location),
             });
         }
     }
@@ -180,41 +231,82 @@ mod tests {
 
     use super::*;
 
-    struct Table(HashMap<String, u64>);
+    /// Symbols by name: (address, size); no DWARF.
+    struct Table(HashMap<String, (u64, u64)>);
 
     impl SymbolTable for Table {
         fn size_of(&self, name: &str) -> Option<u64> {
-            self.0.get(name).copied()
+            self.0.get(name).map(|s| s.1)
         }
         fn starting_with(&self, prefix: &str) -> Option<(String, u64)> {
             let mut found = self.0.iter().filter(|(n, _)| n.starts_with(prefix));
             match (found.next(), found.next()) {
-                (Some((n, s)), None) => Some((n.clone(), *s)),
+                (Some((n, s)), None) => Some((n.clone(), s.1)),
                 _ => None,
             }
         }
+        fn address_of(&self, name: &str) -> Option<u64> {
+            self.0.get(name).map(|s| s.0)
+        }
+        fn function_at(&self, address: u64) -> Option<String> {
+            let mut found = self.0.iter().filter(|(_, (a, s))| (*a..a + s).contains(&address));
+            found.next().map(|(n, _)| n.clone())
+        }
+        fn source_at(&self, _: u64) -> Option<Source> {
+            None
+        }
+    }
+
+    fn verdicts(table: &Table, log: &str) -> Vec<(Verdict, usize, bool, Option<String>)> {
+        let reports = oops::parse_log(log);
+        let checks = check_frames(&reports, &mut |_| Some(table as &dyn SymbolTable));
+        checks.iter().map(|c| (c.verdict, c.length, c.ok(), c.actual.clone())).collect()
     }
 
     #[test]
     fn whole_cut_and_unknown_frames() {
         let long = format!("_RNvCs1_4demo{}{}", 600, "x".repeat(600));
-        let table =
-            Table(HashMap::from([("_RNvCs1_4demo4main".to_owned(), 0x20), (long.clone(), 0x30)]));
+        let table = Table(HashMap::from([
+            ("_RNvCs1_4demo4main".to_owned(), (0x1000, 0x20)),
+            (long.clone(), (0x2000, 0x30)),
+        ]));
         let cut = &long[..KSYM_NAME_LEN - 1];
         let log = format!(
             "Oops: 0002 [#1]\nRIP: 0010:_RNvCs1_4demo4main+0x8/0x20 [demo]\nCall Trace:\n <TASK>\n \
-             {cut}+0x9/0x30 [demo]\n _RNvCs1_4demo5other+0x1/0x2 [demo]\n vfs_read+0x1/0x2\n</TASK>\n"
+             {cut}+0x30/0x30 [demo]\n _RNvCs1_4demo5other+0x1/0x2 [demo]\n vfs_read+0x1/0x2\n</TASK>\n"
         );
-        let reports = oops::parse_log(&log);
-        let checks = check_frames(&reports, &mut |_| Some(&table as &dyn SymbolTable));
-        let verdicts: Vec<(Verdict, usize, bool)> =
-            checks.iter().map(|c| (c.verdict, c.length, c.ok())).collect();
         assert_eq!(
-            verdicts,
+            verdicts(&table, &log),
             [
-                (Verdict::Whole, 18, true),
-                (Verdict::Cut, long.len(), true),
-                (Verdict::Unknown, 19, false)
+                (Verdict::Whole, 18, true, None),
+                (Verdict::Cut, long.len(), true, None),
+                (Verdict::Unknown, 19, false, None)
+            ]
+        );
+    }
+
+    /// What vmlinux backtraces looked like before patch 0006: `scripts/kallsyms` dropped the
+    /// symbol of 512 characters, so its code was reported as the end of the one before it (the
+    /// layout of the `rust_long_symbols` sample, and kallsyms' size reaching the next symbol).
+    #[test]
+    fn a_frame_in_a_dropped_symbol_is_the_wrong_function() {
+        let at_511 = format!("_RNvC17rust_long_symbols484{}", "a".repeat(484));
+        let at_512 = format!("_RNvC17rust_long_symbols485{}", "b".repeat(485));
+        let table = Table(HashMap::from([
+            (at_511.clone(), (0x1000, 0x30)),
+            (at_512.clone(), (0x1030, 0x30)),
+        ]));
+        let log = format!(
+            "Oops: 0002 [#1]\nRIP: 0010:{at_511}+0x8/0x30\nCall Trace:\n <TASK>\n {at_511}+0x48/0x60\n \
+             {at_511}+0x30/0x60\n</TASK>\n"
+        );
+        assert_eq!(
+            verdicts(&table, &log),
+            [
+                (Verdict::Whole, 511, true, None),
+                (Verdict::WrongFunction, 511, false, Some(at_512)),
+                // A return address just past the end is the call at its end: still its own.
+                (Verdict::Whole, 511, true, None),
             ]
         );
     }

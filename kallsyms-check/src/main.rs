@@ -1,7 +1,8 @@
 //! `kallsyms-check`: boots the demo kernel's oops scenarios and checks that every Rust frame of
 //! every backtrace is the kernel's own symbol, whole (or cut at `KSYM_NAME_LEN - 1` only when it
-//! is longer), demangles, and has its offset inside it; `scan` shows how long the Rust symbols
-//! of `vmlinux` and the modules are.
+//! is longer), demangles, has its offset inside it (else the frame names the wrong function),
+//! and that DWARF agrees on the function and gives its `file:line`; `scan` shows how long the
+//! Rust symbols of `vmlinux` and the modules are.
 //!
 //! Exit status: 0 when every check holds, 1 when one does not, 2 on errors.
 
@@ -13,8 +14,8 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 use kallsyms_check::html::{ImageHistogram, ScenarioReport, render_html};
 use kallsyms_check::{
-    FrameCheck, KSYM_NAME_LEN, SymbolTable, check_frames, identity_matches, length_histogram,
-    parse_proc_kallsyms, prefixed_length,
+    FrameCheck, KSYM_NAME_LEN, Source, SymbolTable, check_frames, identity_matches,
+    length_histogram, parse_proc_kallsyms, prefixed_length,
 };
 use qemu::{Guest, Outcome};
 use symbolizer::Image;
@@ -62,11 +63,57 @@ enum Cmd {
     },
 }
 
-/// The scenarios: a module that oopses on load, and what it shows.
-const SCENARIOS: &[(&str, &str)] = &[
-    ("rust_oops_null", "NULL-pointer write at the end of a chain of long generic frames"),
-    ("rust_oops_panic", "Rust panic (BUG()) at the end of the same chain"),
-    ("rust_oops_long", "frames with symbols of 505 and over 512 characters"),
+/// One way to make the demo kernel oops in Rust code.
+struct Scenario {
+    /// Its name: the module loaded, or the command-line parameter given.
+    name: &'static str,
+    /// What it shows.
+    what: &'static str,
+    /// The out-of-tree module that oopses on load (`rust_oops/NAME.ko`), or `None` for the
+    /// built-in `rust_long_symbols` sample, which `append` triggers.
+    module: Option<&'static str>,
+    /// The kernel command line.
+    append: &'static str,
+    /// What its symbols contain: the frames with it are looked for in `/proc/kallsyms`.
+    symbols: &'static str,
+}
+
+const SCENARIOS: &[Scenario] = &[
+    Scenario {
+        name: "rust_oops_null",
+        what: "module: NULL-pointer write at the end of a chain of long generic frames",
+        module: Some("rust_oops_null"),
+        append: "",
+        symbols: "rust_oops_null",
+    },
+    Scenario {
+        name: "rust_oops_panic",
+        what: "module: Rust panic (BUG()) at the end of the same chain",
+        module: Some("rust_oops_panic"),
+        append: "",
+        symbols: "rust_oops_panic",
+    },
+    Scenario {
+        name: "rust_oops_long",
+        what: "module: frames with symbols of 505 and over 512 characters",
+        module: Some("rust_oops_long"),
+        append: "",
+        symbols: "rust_oops_long",
+    },
+    Scenario {
+        name: "rust_long_symbols.trigger=null",
+        what: "vmlinux: NULL-pointer write under frames of about 100, 300, 480, exactly 511 and 512, and over 512 characters",
+        module: None,
+        append: "rust_long_symbols.trigger=null",
+        symbols: "rust_long_symbols",
+    },
+    Scenario {
+        name: "rust_long_symbols.trigger=panic",
+        what: "vmlinux: Rust panic (BUG()) under the same frames",
+        module: None,
+        append: "rust_long_symbols.trigger=panic",
+        symbols: "rust_long_symbols",
+    },
 ];
 
 struct Table<'a>(&'a Image);
@@ -78,6 +125,24 @@ impl SymbolTable for Table<'_> {
 
     fn starting_with(&self, prefix: &str) -> Option<(String, u64)> {
         self.0.complete(prefix).map(|(name, _, size)| (name.to_owned(), size))
+    }
+
+    fn address_of(&self, name: &str) -> Option<u64> {
+        self.0.symbol(name).map(|(address, _)| address)
+    }
+
+    fn function_at(&self, address: u64) -> Option<String> {
+        self.0.function_at(address).map(|(name, ..)| name.to_owned())
+    }
+
+    fn source_at(&self, address: u64) -> Option<Source> {
+        if !self.0.has_dwarf() {
+            return None;
+        }
+        let locations = self.0.locate(address);
+        let location =
+            locations.first().and_then(|l| Some(format!("{}:{}", l.file.as_ref()?, l.line?)));
+        Some(Source { function: locations.last().and_then(|l| l.function.clone()), location })
     }
 }
 
@@ -151,20 +216,35 @@ fn write_html(
 }
 
 fn print_checks(checks: &[FrameCheck]) {
+    let short = |name: &str| -> String {
+        if name.len() > 60 { format!("{}…", &name[..59]) } else { name.to_owned() }
+    };
     for c in checks {
-        let name: String = if c.printed.len() > 60 {
-            format!("{}…", &c.printed[..59])
-        } else {
-            c.printed.clone()
-        };
+        let source = c
+            .source
+            .as_deref()
+            .map_or("no DWARF location", |s| s.rsplit_once('/').map_or(s, |(_, file)| file));
         println!(
-            "  {:<4} {:<8} {:>4} chars  {:<60} [{}]",
+            "  {:<4} {:<14} {:>4} chars  {:<60} [{}] {source}{}",
             if c.ok() { "ok" } else { "FAIL" },
             format!("{:?}", c.verdict).to_lowercase(),
             c.length,
-            name,
-            c.module.as_deref().unwrap_or("vmlinux")
+            short(&c.printed),
+            c.module.as_deref().unwrap_or("vmlinux"),
+            if c.dwarf_agrees == Some(false) { " (DWARF names another function)" } else { "" },
         );
+        if let Some(actual) = &c.actual {
+            println!(
+                "       the address is in {} ({} chars{})",
+                short(actual),
+                actual.len(),
+                if actual.len() >= KSYM_NAME_LEN {
+                    ", which scripts/kallsyms leaves out of vmlinux's kallsyms"
+                } else {
+                    ""
+                }
+            );
+        }
     }
 }
 
@@ -193,7 +273,7 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
                 }
                 for symbol in rust.iter().filter(|n| prefixed_length(n) >= KSYM_NAME_LEN) {
                     let what = if symbol.len() >= KSYM_NAME_LEN {
-                        "over KSYM_NAME_LEN: cut to 511 characters in backtraces (dropped by scripts/kallsyms in vmlinux)"
+                        "over KSYM_NAME_LEN: kallsyms holds it cut to 511 characters (with demo-kernel patches 0001 and 0006; an unpatched vmlinux leaves it out, and names frames in it after the symbol before)"
                     } else {
                         "over KSYM_NAME_LEN once __pfx_/__cfi_ is added"
                     };
@@ -212,38 +292,43 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
             let mut all_ok = true;
             let mut results = Vec::new();
             let mut scenario_frames = Vec::new();
-            for (module, what) in SCENARIOS {
+            for scenario in SCENARIOS {
                 let dir = tempfile::tempdir()?;
-                let guest = Guest {
+                let mut guest = Guest {
                     busybox: "/bin/busybox".into(),
-                    modules: vec![module_dir.join(format!("{module}.ko"))],
-                    steps: vec![
-                        format!("insmod /lib/modules/{module}.ko"),
-                        format!("grep '\\[{module}\\]' /proc/kallsyms"),
-                    ],
+                    modules: Vec::new(),
+                    steps: vec![format!("grep {} /proc/kallsyms", scenario.symbols)],
                 };
-                let step = progress::start(&format!("scenario {module}"));
+                if let Some(module) = scenario.module {
+                    guest.modules.push(module_dir.join(format!("{module}.ko")));
+                    guest.steps.insert(0, format!("insmod /lib/modules/{module}.ko"));
+                }
+                let step = progress::start(&format!("scenario {}", scenario.name));
                 let boot = qemu::boot_guest(
                     &objtree.join("arch/x86/boot/bzImage"),
                     &guest,
                     dir.path(),
-                    |config| config.timeout = Duration::from_secs(120),
+                    |config| {
+                        config.timeout = Duration::from_secs(120);
+                        config.append = scenario.append.to_owned();
+                    },
                     &mut |line| step.message(line),
                 )?;
                 step.done(&boot.describe());
                 let text = std::fs::read_to_string(&boot.log)?;
                 let reports = oops::parse_log(&text);
                 let checks = images.check(&reports);
-                // What the guest's /proc/kallsyms holds for the module, read after the oops.
+                // What the guest's /proc/kallsyms holds of the scenario's code, read after the oops.
                 let kallsyms = boot
                     .console
                     .steps
-                    .get(1)
+                    .last()
                     .map(|s| parse_proc_kallsyms(&s.lines.join("\n")))
                     .unwrap_or_default();
                 let missing: Vec<&str> = checks
                     .iter()
-                    .filter(|c| c.module.as_deref() == Some(*module))
+                    .filter(|c| c.module.as_deref() == scenario.module)
+                    .filter(|c| scenario.module.is_some() || c.printed.contains(scenario.symbols))
                     .map(|c| c.printed.as_str())
                     .filter(|printed| !kallsyms.iter().any(|e| e.name == *printed))
                     .collect();
@@ -258,7 +343,12 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
                     && identity != Some(false);
                 all_ok &= ok;
                 if !*json {
-                    println!("{module}: {what}: {}", if ok { "ok" } else { "FAILED" });
+                    println!(
+                        "{}: {}: {}",
+                        scenario.name,
+                        scenario.what,
+                        if ok { "ok" } else { "FAILED" }
+                    );
                     println!(
                         "  {} report(s), {} Rust frame(s); boot: {}",
                         reports.len(),
@@ -267,8 +357,9 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
                     );
                     print_checks(&checks);
                     println!(
-                        "  /proc/kallsyms in the guest: {} symbols of {module}, {}",
+                        "  /proc/kallsyms in the guest: {} symbols of {}, {}",
                         kallsyms.len(),
+                        scenario.symbols,
                         if missing.is_empty() {
                             "every printed frame among them".to_owned()
                         } else {
@@ -292,9 +383,9 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
                         }
                     }
                 }
-                scenario_frames.push((*module, *what, ok, checks.clone()));
+                scenario_frames.push((scenario.name, scenario.what, ok, checks.clone()));
                 results.push(serde_json::json!({
-                    "scenario": module,
+                    "scenario": scenario.name,
                     "ok": ok,
                     "reports": reports.len(),
                     "frames": checks,

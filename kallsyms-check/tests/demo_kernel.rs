@@ -1,5 +1,6 @@
 //! `kallsyms-check run` on the demo kernel that `make test` built: every scenario boots in
-//! QEMU, oopses once, and every Rust frame checks out (the one over `KSYM_NAME_LEN` as cut).
+//! QEMU, oopses once, and every Rust frame checks out (those over `KSYM_NAME_LEN` as cut),
+//! in the out-of-tree modules and in the built-in `rust_long_symbols` sample.
 //!
 //! `make test` sets `KERNEL_OBJ` and `EXTMOD_DIR`; without them this test fails and says so.
 
@@ -12,51 +13,21 @@ fn var(name: &str) -> PathBuf {
     })
 }
 
-#[test]
-fn every_scenario_checks_out() {
-    let out = Command::new(env!("CARGO_BIN_EXE_kallsyms-check"))
-        .arg("run")
-        .arg("--objtree")
-        .arg(var("KERNEL_OBJ"))
-        .arg("--extmod-dir")
-        .arg(var("EXTMOD_DIR"))
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
-    for scenario in ["rust_oops_null", "rust_oops_panic", "rust_oops_long"] {
-        assert!(
-            stdout.lines().any(|l| l.starts_with(scenario) && l.ends_with(": ok")),
-            "{scenario}:\n{stdout}"
-        );
-    }
-    // Every printed module frame is in the guest's /proc/kallsyms, and each module that printed
-    // an address to die at named the function kallsyms has there.
-    assert_eq!(stdout.matches("every printed frame among them").count(), 3, "{stdout}");
-    assert_eq!(
-        stdout
-            .matches("the function it said it would die in is the symbol at the address it printed")
-            .count(),
-        2,
-        "{stdout}"
-    );
-    // The frame over KSYM_NAME_LEN is reported cut, the one just under it whole.
-    assert!(
-        stdout.lines().any(|l| l.contains(" cut ") && l.contains("a_generic_function")),
-        "{stdout}"
-    );
-    assert!(
-        stdout.lines().any(|l| l.contains(" whole ") && l.contains("a_plain_function")),
-        "{stdout}"
-    );
-}
+const SCENARIOS: [&str; 5] = [
+    "rust_oops_null",
+    "rust_oops_panic",
+    "rust_oops_long",
+    "rust_long_symbols.trigger=null",
+    "rust_long_symbols.trigger=panic",
+];
 
 #[test]
-fn html_report_with_histograms() {
+fn every_scenario_checks_out_with_an_html_report() {
     let dir = tempfile::tempdir().unwrap();
     let html = dir.path().join("report.html");
     let out = Command::new(env!("CARGO_BIN_EXE_kallsyms-check"))
-        .args(["run", "--objtree"])
+        .arg("run")
+        .arg("--objtree")
         .arg(var("KERNEL_OBJ"))
         .arg("--extmod-dir")
         .arg(var("EXTMOD_DIR"))
@@ -64,10 +35,56 @@ fn html_report_with_histograms() {
         .arg(&html)
         .output()
         .unwrap();
-    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    for scenario in SCENARIOS {
+        assert!(
+            stdout.lines().any(|l| l.starts_with(scenario) && l.ends_with(": ok")),
+            "{scenario}:\n{stdout}"
+        );
+    }
+    // Every printed frame of the scenario's code is in the guest's /proc/kallsyms, and what
+    // said where it would die (all but rust_oops_long) named the function kallsyms has there.
+    assert_eq!(stdout.matches("every printed frame among them").count(), 5, "{stdout}");
+    assert_eq!(
+        stdout
+            .matches("the function it said it would die in is the symbol at the address it printed")
+            .count(),
+        4,
+        "{stdout}"
+    );
+    // (verdict, length) of each frame line of the built-in sample's code in vmlinux.
+    let sample: Vec<(&str, usize)> = stdout
+        .lines()
+        .filter(|l| l.contains("17rust_long_symbols") && l.contains("[vmlinux]"))
+        .filter_map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            Some((words[1], words[2].parse().ok()?))
+        })
+        .collect();
+    // In a module: the frame over KSYM_NAME_LEN is cut, the one just under it whole.
+    assert!(stdout.lines().any(|l| l.contains(" cut ") && l.contains("a_generic_function")));
+    assert!(stdout.lines().any(|l| l.contains(" whole ") && l.contains("a_plain_function")));
+    // In vmlinux: 511 characters whole; 512 and more cut (patch 0006: scripts/kallsyms used to
+    // drop them, and their code showed up as the end of the symbol before).
+    for (verdict, chars) in [("whole", 511), ("cut", 512)] {
+        assert!(sample.contains(&(verdict, chars)), "no {verdict} frame of {chars}:\n{stdout}");
+    }
+    assert!(sample.iter().any(|&(v, n)| v == "cut" && n > 512), "{stdout}");
+    assert!(sample.iter().all(|&(v, n)| (v == "cut") == (n >= 512)), "{sample:?}");
+    // Each Rust frame of the built-in sample maps to its source file, as DWARF's own function.
+    let lines: Vec<&str> = stdout.lines().filter(|l| l.contains("17rust_long_symbols")).collect();
+    assert!(lines.len() >= 2 * 6, "{stdout}");
+    assert!(lines.iter().all(|l| !l.contains("no DWARF location")), "{lines:#?}");
+    // The chain's own frames are calls in the sample (`die`'s RIP lies in inlined
+    // `core::ptr::write_volatile`, whose file is core's).
+    let chain = lines.iter().filter(|l| !l.contains("3die "));
+    assert!(chain.clone().all(|l| l.contains("rust_long_symbols.rs:")), "{lines:#?}");
+    assert!(!stdout.contains("DWARF names another function"), "{stdout}");
+
     let text = std::fs::read_to_string(&html).unwrap();
     assert!(text.starts_with("<!DOCTYPE html>") && text.ends_with("</body></html>\n"));
-    // A histogram for vmlinux and one per module, and rust_oops_long's symbol over the limit.
+    // A histogram for vmlinux and one per module, and the symbols over the limit.
     assert_eq!(text.matches("<svg ").count(), 4, "{text}");
     assert!(text.contains("<td>Cut</td>"), "{text}");
 }
@@ -84,7 +101,7 @@ fn json_for_machines() {
     assert!(out.status.success());
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let scenarios = json.as_array().unwrap();
-    assert_eq!(scenarios.len(), 3);
+    assert_eq!(scenarios.len(), SCENARIOS.len());
     assert!(scenarios.iter().all(|s| s["ok"] == true && s["reports"] == 1));
     assert!(
         scenarios

@@ -59,6 +59,18 @@ fn nested_oopses_of_the_unpatched_kernel() {
     expect_file!["fixtures/rust-oops-long-unpatched-6.12.118.summary"].assert_eq(&summary(&log));
 }
 
+/// A NULL-pointer write in built-in Rust code run from the system workqueue
+/// (`rust_long_symbols.trigger=null`, before demo-kernel/patches/0006): a `Workqueue:` line
+/// naming a 142-character Rust symbol, and frames of 300 to 511 characters.
+#[test]
+fn workqueue_oops_in_built_in_rust_code() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/rust-long-symbols-null-unpatched-kallsyms.log");
+    let log = std::fs::read_to_string(path).unwrap();
+    expect_file!["fixtures/rust-long-symbols-null-unpatched-kallsyms.summary"]
+        .assert_eq(&summary(&log));
+}
+
 /// Console output is untrusted: no input may make the parser panic.
 #[test]
 fn garbage_never_panics() {

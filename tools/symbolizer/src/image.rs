@@ -166,6 +166,16 @@ impl Image {
         }
     }
 
+    /// The function symbol whose code holds `address`: (name, start, size). Of aliases, the
+    /// first by name, so that the answer does not depend on hashing.
+    pub fn function_at(&self, address: u64) -> Option<(&str, u64, u64)> {
+        self.symbols
+            .iter()
+            .filter(|(_, (start, size))| (*start..start + size).contains(&address))
+            .map(|(name, (start, size))| (name.as_str(), *start, *size))
+            .min_by(|a, b| a.0.cmp(b.0))
+    }
+
     /// The locations of `address`, innermost first; empty when DWARF does not cover it.
     pub fn locate(&self, address: u64) -> Vec<Location> {
         let mut out = Vec::new();
