@@ -1,0 +1,350 @@
+//! `lint-rules`: the kernel's Rust coding rules on files, trees or a patch, merged with the
+//! kernel's clippy run, printed like rustc (human, or JSON for the editor).
+//!
+//! Exit codes: 0 no finding at error level, 1 findings at error level (or files that could
+//! not be linted), 2 usage or environment error.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use clap::{Parser, Subcommand, ValueEnum};
+use lint_rules::files::{self, Source};
+use lint_rules::{Config, FileContext, Finding, Level, catalogue, clippy, diag};
+
+/// The kernel's Rust coding rules, checked like a compiler would.
+#[derive(Parser, Debug)]
+#[command(version)]
+struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Lint files and directories (`.rs` files under them).
+    Check(CheckArgs),
+    /// List the rules (`--markdown`: the catalogue's documentation).
+    Rules {
+        /// Print the full catalogue as Markdown.
+        #[arg(long)]
+        markdown: bool,
+    },
+    /// Explain a rule: its rationale and examples.
+    Explain {
+        /// The rule id.
+        rule: String,
+    },
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// rustc-style diagnostics with snippets.
+    Human,
+    /// rustc's JSON diagnostics, one per line (for rust-analyzer's check command).
+    Json,
+    /// cargo's `compiler-message` envelope around rustc's JSON diagnostics.
+    CargoJson,
+}
+
+#[derive(clap::Args, Debug)]
+struct CheckArgs {
+    /// Files and directories to lint (default: the current directory).
+    paths: Vec<PathBuf>,
+    /// The directory file names are relative to, which decides what kind of code a file is
+    /// (`rust/macros/` is host code, `drivers/` and `samples/` are leaf modules). Defaults to
+    /// `--srctree`, else the current directory.
+    #[arg(long)]
+    base: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human")]
+    message_format: Format,
+    /// Only report findings on lines that this unified diff adds (`-` for stdin).
+    #[arg(long)]
+    diff: Option<PathBuf>,
+    /// A rule's level: `id=allow|warn|error` (repeatable).
+    #[arg(long = "rule", value_name = "ID=LEVEL")]
+    rules: Vec<String>,
+    /// Lint generated files too (`*_generated.rs`, bindgen output); skipped by default.
+    #[arg(long)]
+    include_generated: bool,
+    /// Also run the kernel's clippy (`make CLIPPY=1`) on the built tree and merge its findings.
+    #[arg(long, requires_all = ["srctree", "objtree"])]
+    clippy: bool,
+    /// The kernel source tree (for `--clippy`, and the default `--base`).
+    #[arg(long)]
+    srctree: Option<PathBuf>,
+    /// The kernel build tree (for `--clippy`).
+    #[arg(long)]
+    objtree: Option<PathBuf>,
+    /// Save clippy's raw JSON output here (to inspect it or make a fixture).
+    #[arg(long)]
+    clippy_log: Option<PathBuf>,
+    /// Print a table of findings per rule at the end (on stderr).
+    #[arg(long)]
+    summary: bool,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let result = match args.command {
+        Command::Check(c) => check(&c),
+        Command::Rules { markdown } => {
+            if markdown {
+                print!("{}", catalogue::markdown());
+            } else {
+                for r in catalogue::RULES {
+                    println!("{:<20} {:<8} {}", r.id, r.default_level, r.summary);
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Explain { rule } => match catalogue::rule(&rule) {
+            Some(r) => {
+                println!("{} ({}): {}\n\n{}\n", r.id, r.default_level, r.summary, r.rationale);
+                println!("Good:\n\n{}\nBad:\n\n{}", r.good, r.bad);
+                Ok(ExitCode::SUCCESS)
+            }
+            None => Err(anyhow::anyhow!("no rule `{rule}`: `lint-rules rules` lists them")),
+        },
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("lint-rules: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn config(args: &CheckArgs) -> anyhow::Result<Config> {
+    let mut levels = BTreeMap::new();
+    for r in &args.rules {
+        let Some((id, level)) = r.split_once('=') else {
+            bail!("--rule {r}: expected ID=LEVEL, for example `--rule vertical-imports=warn`")
+        };
+        if catalogue::rule(id).is_none() && !id.starts_with("clippy::") {
+            bail!("--rule {r}: no rule `{id}` (`lint-rules rules` lists them)");
+        }
+        let Some(level) = Level::parse(level) else {
+            bail!("--rule {r}: level must be allow, warn or error")
+        };
+        levels.insert(id.to_owned(), level);
+    }
+    Ok(Config { levels, clippy_ran: args.clippy })
+}
+
+fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
+    let start = Instant::now();
+    let mut config = config(args)?;
+    let cwd = std::env::current_dir().context("reading the current directory")?;
+    let base = args.base.clone().or_else(|| args.srctree.clone()).unwrap_or_else(|| cwd.clone());
+    let base =
+        base.canonicalize().with_context(|| format!("{}: no such directory", base.display()))?;
+    let paths: Vec<PathBuf> = if args.paths.is_empty() {
+        vec![cwd.clone()]
+    } else {
+        args.paths.iter().map(|p| cwd.join(p)).collect()
+    };
+    let touched = match &args.diff {
+        None => None,
+        Some(p) => {
+            let text = if p == Path::new("-") {
+                std::io::read_to_string(std::io::stdin()).context("reading the diff from stdin")?
+            } else {
+                std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?
+            };
+            Some(lint_rules::diff::touched_lines(&text))
+        }
+    };
+
+    let mut clippy_findings: BTreeMap<String, Vec<Finding>> = BTreeMap::new();
+    if args.clippy {
+        let (srctree, objtree) =
+            (args.srctree.as_deref().unwrap(), args.objtree.as_deref().unwrap());
+        for f in run_clippy(srctree, objtree, args.clippy_log.as_deref())? {
+            clippy_findings.entry(f.file.clone()).or_default().push(f);
+        }
+    }
+    config.clippy_ran = args.clippy;
+
+    let (inputs, errors) = files::collect(&paths, &base);
+    let mut problems = 0usize;
+    for e in &errors {
+        eprintln!("lint-rules: error: {e}");
+        problems += 1;
+    }
+    let mut all = Vec::new();
+    let mut skipped_generated = Vec::new();
+    let mut stdout = std::io::stdout().lock();
+    let mut linted = 0usize;
+    let mut suppressed = 0usize;
+    for input in &inputs {
+        if let Some(t) = &touched
+            && !t.contains_key(&input.name)
+        {
+            continue;
+        }
+        let bytes = match std::fs::read(&input.path) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("lint-rules: error: {}: {e}", input.path.display());
+                problems += 1;
+                continue;
+            }
+        };
+        let text = match files::classify(&input.name, bytes) {
+            Source::Generated if !args.include_generated => {
+                skipped_generated.push(input.name.clone());
+                continue;
+            }
+            Source::Generated => match std::fs::read_to_string(&input.path) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("lint-rules: error: {}: {e}", input.path.display());
+                    problems += 1;
+                    continue;
+                }
+            },
+            Source::NotUtf8(at) => {
+                eprintln!(
+                    "lint-rules: error: {}: not UTF-8 (invalid byte at offset {at}); Rust source must be UTF-8",
+                    input.name
+                );
+                problems += 1;
+                continue;
+            }
+            Source::Text(t) => t,
+        };
+        linted += 1;
+        let mut cx = FileContext::for_path(&input.name);
+        cx.name = input.name.clone();
+        let extra = clippy_findings.remove(&input.name).unwrap_or_default();
+        let mut result = lint_rules::lint_file(&cx, &text, &config, extra);
+        suppressed += result.suppressed;
+        if let Some(t) = &touched {
+            let lines = &t[&input.name];
+            result.findings.retain(|f| {
+                (f.span.line..=f.span.end_line.max(f.span.line)).any(|l| lines.contains(&l))
+            });
+        }
+        for f in &result.findings {
+            emit(&mut stdout, args.message_format, f, Some(&text), &input.path)?;
+        }
+        all.extend(result.findings);
+    }
+    // Clippy findings in files that were not linted (outside the paths): still reported.
+    for f in clippy_findings.into_values().flatten() {
+        if touched
+            .as_ref()
+            .is_some_and(|t| !t.get(&f.file).is_some_and(|l| l.contains(&f.span.line)))
+        {
+            continue;
+        }
+        let path = base.join(&f.file);
+        let text = std::fs::read_to_string(&path).ok();
+        emit(&mut stdout, args.message_format, &f, text.as_deref(), &path)?;
+        all.push(f);
+    }
+    stdout.flush().ok();
+    drop(stdout);
+
+    let errors = all.iter().filter(|f| f.level == Level::Error).count();
+    let warnings = all.iter().filter(|f| f.level == Level::Warning).count();
+    if !skipped_generated.is_empty() {
+        eprintln!(
+            "lint-rules: skipped {} generated file{} ({}); --include-generated lints them",
+            skipped_generated.len(),
+            if skipped_generated.len() == 1 { "" } else { "s" },
+            skipped_generated.join(", ")
+        );
+    }
+    if args.summary {
+        eprint!("{}", diag::table(&all));
+    }
+    eprintln!(
+        "lint-rules: {linted} files, {errors} errors, {warnings} warnings, {suppressed} suppressed, {problems} files not linted, in {}",
+        progress::format_duration(start.elapsed())
+    );
+    Ok(if errors > 0 || problems > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn emit(
+    out: &mut impl Write,
+    format: Format,
+    f: &Finding,
+    text: Option<&str>,
+    path: &Path,
+) -> anyhow::Result<()> {
+    match format {
+        Format::Human => writeln!(out, "{}", diag::render_human(f, text))?,
+        Format::Json => {
+            let d = diag::to_rustc(f, text, &path.display().to_string());
+            writeln!(out, "{}", serde_json::to_string(&d)?)?;
+        }
+        Format::CargoJson => {
+            let d = diag::to_rustc(f, text, &path.display().to_string());
+            let envelope = serde_json::json!({
+                "reason": "compiler-message",
+                "package_id": "lint-rules",
+                "manifest_path": path.display().to_string(),
+                "target": { "kind": ["lib"], "crate_types": ["lib"], "name": "lint-rules",
+                            "src_path": path.display().to_string(), "edition": "2021",
+                            "doc": false, "doctest": false, "test": false },
+                "message": d,
+            });
+            writeln!(out, "{envelope}")?;
+        }
+    }
+    Ok(())
+}
+
+/// `make CLIPPY=1` over the tree's Rust crates (`rust/`, `samples/`, `drivers/`), with rustc's
+/// JSON diagnostics. kbuild rebuilds a crate only when its command changes, so a flag that
+/// changes nothing but the command line (`--remap-path-prefix` of a path that never occurs)
+/// makes each run rebuild them.
+fn run_clippy(srctree: &Path, objtree: &Path, log: Option<&Path>) -> anyhow::Result<Vec<Finding>> {
+    let scan = kbuild::scan::scan_rust_builds(objtree).with_context(|| {
+        format!("scanning {} for the Rust crates kbuild built", objtree.display())
+    })?;
+    let targets: Vec<String> = scan
+        .builds
+        .iter()
+        .filter(|b| b.invocation.is_kernel_target() && b.target.ends_with(".o"))
+        .map(|b| b.target.clone())
+        .collect();
+    if targets.is_empty() {
+        bail!(
+            "no Rust crates built in {}: build the kernel first (`make kernel`)",
+            objtree.display()
+        );
+    }
+    let nonce = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let step = progress::start("clippy: make CLIPPY=1 on the kernel's Rust crates");
+    let cmd = kbuild::make::kernel_make(srctree, objtree)
+        .arg("CLIPPY=1")
+        .arg(format!(
+            "KRUSTFLAGS=--error-format=json --remap-path-prefix=/lint-rules-{nonce}=/lint-rules-{nonce}"
+        ))
+        .args(&targets)
+        .timeout(Duration::from_secs(1800));
+    let mut json = String::new();
+    let out = cmd.run_with(&mut |_, line| {
+        if line.starts_with('{') {
+            json.push_str(line);
+            json.push('\n');
+        }
+    })?;
+    let out = out.check(&cmd).context("the kernel's clippy run failed")?;
+    drop(out);
+    step.done(&format!("{} crates", targets.len()));
+    if let Some(log) = log {
+        std::fs::write(log, &json).with_context(|| format!("writing {}", log.display()))?;
+    }
+    Ok(clippy::parse_output(&json, srctree, objtree))
+}
