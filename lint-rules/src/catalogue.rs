@@ -231,10 +231,14 @@ pub static RULES: &[Rule] = &[
         rationale: "\"prefer `expect` over `allow` unless: conditional compilation triggers the \
                     warning in some cases but not others; inside macros ...\" \
                     (Documentation/rust/coding-guidelines.rst, \"Lints\"). An `allow` inside a \
-                    macro, under a `cfg`, or with a comment saying why is accepted.",
+                    macro, under a `cfg`, or with a comment saying why is accepted. Off by \
+                    default: whether a lint fires only with some toolchains, architectures or \
+                    configurations cannot be seen in the syntax (in 6.12, `#[allow(deprecated)]` \
+                    on `fetch_update` and `clippy::unnecessary_cast` on C integer casts are such \
+                    cases), so enable it where that is known not to happen.",
         good: "#[expect(dead_code)]\nfn helper() {}\n",
         bad: "#[allow(dead_code)]\nfn helper() {}\n",
-        default_level: Level::Warning,
+        default_level: Level::Allow,
         clippy: Some("clippy::allow_attributes"),
     },
     Rule {

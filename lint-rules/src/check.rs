@@ -103,6 +103,15 @@ pub fn lint_source(cx: &FileContext, text: &str) -> FileReport {
         node_rules(&mut out, &node);
     }
     invariants(&mut out, &root);
+    // The kernel's own `#[allow(clippy::x)]`/`#[expect(clippy::x)]` covers our counterpart of x.
+    out.findings.retain(|f| {
+        let Some(lint) = crate::catalogue::rule(&f.rule).and_then(|r| r.clippy) else {
+            return true;
+        };
+        let offset = ra_ap_syntax::TextSize::from(f.span.start.min(text.len()) as u32);
+        let token = root.token_at_offset(offset).right_biased();
+        !token.and_then(|t| t.parent()).is_some_and(|n| clippy_lint_allowed(&n, lint))
+    });
     out.findings.sort_by(|a, b| (a.span.start, &a.rule).cmp(&(b.span.start, &b.rule)));
     out.findings.dedup_by(|a, b| a.span.start == b.span.start && a.rule == b.rule);
     let suppressions = suppress::parse(&root, &tokens, &index);
@@ -170,15 +179,49 @@ fn in_token_tree(t: &SyntaxToken) -> bool {
     t.parent_ancestors().any(|n| n.kind() == SyntaxKind::TOKEN_TREE)
 }
 
-/// The comments before `tokens[i]` within its statement: walking back to the previous `;`,
-/// `{` or `}`, every comment met.
+/// The comments that count as preceding `tokens[i]`: those before its statement (the
+/// nearest ancestor that sits directly in a block, a module, a match or a struct literal) and
+/// those inside the statement before it. In a macro's token tree, where there are no
+/// statements, every comment back to the previous `;`, `{` or `}`.
 fn statement_comments(tokens: &[SyntaxToken], i: usize) -> Vec<&SyntaxToken> {
+    let t = &tokens[i];
     let mut found = Vec::new();
-    for t in tokens[..i].iter().rev() {
-        match t.kind() {
-            SyntaxKind::COMMENT => found.push(t),
-            T![;] | T!['{'] | T!['}'] => break,
-            _ => {}
+    if in_token_tree(t) {
+        for t in tokens[..i].iter().rev() {
+            match t.kind() {
+                SyntaxKind::COMMENT => found.push(t),
+                T![;] | T!['{'] | T!['}'] => break,
+                _ => {}
+            }
+        }
+        return found;
+    }
+    let anchor = t.parent_ancestors().find(|n| {
+        n.parent().is_some_and(|p| {
+            matches!(
+                p.kind(),
+                SyntaxKind::STMT_LIST
+                    | SyntaxKind::SOURCE_FILE
+                    | SyntaxKind::ITEM_LIST
+                    | SyntaxKind::ASSOC_ITEM_LIST
+                    | SyntaxKind::MATCH_ARM_LIST
+                    | SyntaxKind::RECORD_EXPR_FIELD_LIST
+            )
+        })
+    });
+    let Some(anchor) = anchor else { return found };
+    let start = anchor.text_range().start();
+    // Back from the unsafe token to the anchor's start, then on over the trivia before it.
+    let mut j = i;
+    while j > 0 {
+        j -= 1;
+        let p = &tokens[j];
+        let inside = p.text_range().start() >= start;
+        if p.kind() == SyntaxKind::COMMENT {
+            found.push(p);
+        } else if !inside && !matches!(p.kind(), SyntaxKind::WHITESPACE | T![..]) {
+            // `..` is part of a struct update's base (`..unsafe { zeroed() }`).
+            break;
         }
     }
     found
@@ -202,7 +245,9 @@ fn is_safety_todo(t: &SyntaxToken) -> bool {
         let l = l.trim_start().trim_start_matches('/').trim_start_matches('*').trim_start();
         l.strip_prefix("SAFETY:").is_some_and(|rest| {
             let rest = rest.trim_start();
-            rest.len() >= 4 && rest[..4].eq_ignore_ascii_case("todo")
+            rest.len() >= 4
+                && rest[..4].eq_ignore_ascii_case("todo")
+                && !rest[4..].starts_with(|c: char| c.is_alphanumeric())
         })
     })
 }
@@ -254,10 +299,10 @@ fn in_const(tokens: &[SyntaxToken], i: usize) -> bool {
             SyntaxKind::FN => {
                 return ast::Fn::cast(n).is_some_and(|f| f.const_token().is_some());
             }
-            SyntaxKind::BLOCK_EXPR => {
-                if ast::BlockExpr::cast(n).is_some_and(|b| b.const_token().is_some()) {
-                    return true;
-                }
+            SyntaxKind::BLOCK_EXPR
+                if ast::BlockExpr::cast(n.clone()).is_some_and(|b| b.const_token().is_some()) =>
+            {
+                return true;
             }
             _ => {}
         }
@@ -267,7 +312,6 @@ fn in_const(tokens: &[SyntaxToken], i: usize) -> bool {
 
 fn token_tree_statement_is_const(tokens: &[SyntaxToken], i: usize) -> bool {
     let mut depth = 0usize;
-    let mut first = None;
     let mut j = i;
     while j > 0 {
         j -= 1;
@@ -281,22 +325,25 @@ fn token_tree_statement_is_const(tokens: &[SyntaxToken], i: usize) -> bool {
                 if depth > 0 {
                     depth -= 1;
                 } else if t.kind() == T!['{'] {
-                    // An enclosing block: a statement boundary unless it is an expression's
+                    // An enclosing block ends the statement, unless it is an expression's
                     // braces (`match x {`, `Foo {`).
                     let before = prev_code(tokens, j).map(|(_, p)| p.kind());
                     if matches!(before, None | Some(T![=>] | T![;] | T!['{'] | T![,])) {
-                        break;
+                        return false;
                     }
                 }
             }
-            T![;] | T![=>] if depth == 0 => break,
+            T![;] if depth == 0 => return false,
+            // `*const T` is a pointer type, not a constant.
+            T![const] | T![static]
+                if depth == 0 && prev_code(tokens, j).is_none_or(|(_, p)| p.kind() != T![*]) =>
+            {
+                return true;
+            }
             _ => {}
         }
-        if depth == 0 && !matches!(t.kind(), T!['('] | T!['['] | T!['{']) {
-            first = Some(t);
-        }
     }
-    first.is_some_and(|t| matches!(t.kind(), T![const] | T![static]))
+    false
 }
 
 /// The name of a `panic!`-like macro or `unwrap`/`expect` call at `tokens[i]`, if it is one.
@@ -313,6 +360,7 @@ fn panicking(tokens: &[SyntaxToken], i: usize, asserts: bool) -> Option<&'static
             (next_code(tokens, j).map(|n| n.kind()) == Some(T![')'])).then_some("unwrap()")
         }
         "expect" if prev == Some(T![.]) && next == Some(T!['(']) => Some("expect()"),
+        "panic" if next == Some(T![!]) && is_placeholder_panic(tokens, i) => None,
         name if next == Some(T![!]) && prev != Some(T![!]) => {
             // `macro_rules! panic` defines, it does not call.
             let m = match name {
@@ -329,6 +377,27 @@ fn panicking(tokens: &[SyntaxToken], i: usize, asserts: bool) -> Option<&'static
         }
         _ => None,
     }
+}
+
+/// `panic!()` without a message in a `macro_rules!` body: a value of type `!` that fills a
+/// place for type checking (pin-init's never-run closures), not a panic that runs.
+fn is_placeholder_panic(tokens: &[SyntaxToken], i: usize) -> bool {
+    let in_macro_rules = tokens[i].parent_ancestors().any(|n| n.kind() == SyntaxKind::MACRO_RULES);
+    let rest: Vec<SyntaxKind> =
+        tokens[i + 1..].iter().filter(|t| !is_trivia(t)).take(3).map(|t| t.kind()).collect();
+    in_macro_rules && rest == [T![!], T!['('], T![')']]
+}
+
+/// Whether the item around `node` says (with `#[allow]` or `#[expect]`) that it breaks the
+/// clippy lint `lint`: the kernel's own reviewed exception, which our counterpart respects.
+fn clippy_lint_allowed(node: &SyntaxNode, lint: &str) -> bool {
+    node.ancestors().any(|n| {
+        has_attr_named(&n, &|a| {
+            let (name, rest) = attr_parts(a);
+            matches!(name.as_str(), "allow" | "expect")
+                && rest.split([',', '(', ')']).any(|w| w.trim() == lint)
+        })
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -399,15 +468,13 @@ fn token_rules(out: &mut Out<'_>, tokens: &[SyntaxToken], i: usize, t: &SyntaxTo
                 );
             }
         }
-        SyntaxKind::COMMENT => {
-            if is_safety_comment(t) && is_safety_todo(t) {
-                out.push_token(
-                    "safety-todo",
-                    t,
-                    "`// SAFETY: TODO` placeholder instead of a justification".to_owned(),
-                    Some("write why the `unsafe` code is sound"),
-                );
-            }
+        SyntaxKind::COMMENT if is_safety_comment(t) && is_safety_todo(t) => {
+            out.push_token(
+                "safety-todo",
+                t,
+                "`// SAFETY: TODO` placeholder instead of a justification".to_owned(),
+                Some("write why the `unsafe` code is sound"),
+            );
         }
         SyntaxKind::FLOAT_NUMBER if out.kernel_code() => {
             out.push_token("no-float", t, format!("floating-point literal `{}`", t.text()), None);
@@ -425,7 +492,11 @@ fn token_rules(out: &mut Out<'_>, tokens: &[SyntaxToken], i: usize, t: &SyntaxTo
 
 fn ident_rules(out: &mut Out<'_>, tokens: &[SyntaxToken], i: usize, t: &SyntaxToken) {
     let text = t.text();
-    if out.kernel_code() && (text == "f32" || text == "f64") {
+    if out.kernel_code()
+        && (text == "f32" || text == "f64")
+        && !in_token_tree(t)
+        && !impl_self_type(t)
+    {
         out.push_token("no-float", t, format!("floating-point type `{text}`"), None);
     }
     if out.kernel_code()
@@ -491,6 +562,15 @@ fn ident_rules(out: &mut Out<'_>, tokens: &[SyntaxToken], i: usize, t: &SyntaxTo
             }
         }
     }
+}
+
+/// Whether a token is in the self type of an `impl` (`unsafe impl Zeroable for f32 {}`):
+/// implementing a trait for a float type does not use floating point.
+fn impl_self_type(t: &SyntaxToken) -> bool {
+    t.parent_ancestors()
+        .find_map(ast::Impl::cast)
+        .and_then(|i| i.self_ty())
+        .is_some_and(|ty| ty.syntax().text_range().contains_range(t.text_range()))
 }
 
 /// Whether a token is in the matcher (left-hand side) of a `macro_rules!` arm, where
@@ -606,6 +686,9 @@ fn c_header_paths(line: &str) -> Vec<HeaderPath<'_>> {
         while at > 0 && line[..at].chars().next_back().is_some_and(is_path_char) {
             at -= 1;
         }
+        if line[at..].starts_with("srctree/") {
+            at += "srctree/".len();
+        }
         let end = line[at..].find(|c: char| !is_path_char(c)).map_or(line.len(), |e| at + e);
         let text = line[at..end].trim_end_matches('.');
         if text.ends_with(".h") && (text.starts_with("include/") || text.starts_with("arch/")) {
@@ -688,7 +771,9 @@ fn sentence_ends(text: &str) -> usize {
         }
         match words.get(k + 1) {
             None => count += 1,
-            Some(next) if next.starts_with(|c: char| c.is_uppercase()) => count += 1,
+            Some(next) if next.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit()) => {
+                count += 1
+            }
             Some(_) => {}
         }
     }
@@ -845,7 +930,13 @@ fn fn_docs(out: &mut Out<'_>, f: &ast::Fn) {
         if nested_item || in_const(&tokens, i) {
             continue;
         }
-        if let Some(what) = panicking(&tokens, i, true) {
+        // A panic point whose statement has a comment (saying why it cannot fail, such as a
+        // type invariant) is the author's claim that there is no panic to document.
+        if let Some(what) = panicking(&tokens, i, true)
+            && !statement_comments(&tokens, i)
+                .iter()
+                .any(|c| ast::Comment::cast((*c).clone()).is_some_and(|c| !c.is_doc()))
+        {
             out.push(
                 "panics-section",
                 nr.start().into(),
@@ -874,7 +965,32 @@ fn allow_attr(out: &mut Out<'_>, a: &ast::Attr) {
     let conditional = owner.as_ref().is_some_and(|o| {
         has_attr_named(o, &|a| matches!(a.simple_name().as_deref(), Some("cfg" | "cfg_attr")))
     });
-    if conditional {
+    // A comment on the same line or just before says why it is an `allow`.
+    let explained = node
+        .siblings_with_tokens(ra_ap_syntax::Direction::Next)
+        .skip(1)
+        .take_while(|e| {
+            e.as_token().is_some_and(|t| {
+                t.kind() == SyntaxKind::WHITESPACE && !t.text().contains('\n')
+                    || t.kind() == SyntaxKind::COMMENT
+            })
+        })
+        .any(|e| e.kind() == SyntaxKind::COMMENT)
+        || node
+            .siblings_with_tokens(ra_ap_syntax::Direction::Prev)
+            .skip(1)
+            .take_while(|e| {
+                e.as_token().is_some_and(|t| {
+                    matches!(t.kind(), SyntaxKind::WHITESPACE | SyntaxKind::COMMENT)
+                })
+            })
+            .any(|e| {
+                e.as_token().is_some_and(|t| {
+                    t.kind() == SyntaxKind::COMMENT
+                        && ast::Comment::cast(t.clone()).is_some_and(|c| !c.is_doc())
+                })
+            });
+    if conditional || explained {
         return;
     }
     let r = node.text_range();
@@ -1007,12 +1123,13 @@ fn invariants(out: &mut Out<'_>, root: &SyntaxNode) {
         if is_call != tuple || in_test(&node) {
             continue;
         }
-        // The `// INVARIANT:` comment may be anywhere before it in the function.
+        // The `// INVARIANT:` comment may be anywhere before it in the function, or inside it
+        // (before a field).
         let Some(func) = node.ancestors().find(|n| n.kind() == SyntaxKind::FN) else { continue };
-        let start = node.text_range().start();
+        let end = node.text_range().end();
         let commented = func.descendants_with_tokens().filter_map(|e| e.into_token()).any(|t| {
             t.kind() == SyntaxKind::COMMENT
-                && t.text_range().start() < start
+                && t.text_range().start() < end
                 && plain_comment_text(&t).contains("INVARIANT")
         });
         if !commented {

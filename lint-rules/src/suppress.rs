@@ -137,9 +137,7 @@ pub fn apply(file: &str, findings: Vec<Finding>, suppressions: &[Suppression]) -
         .collect();
     for f in findings {
         let hit = suppressions.iter().enumerate().position(|(k, s)| {
-            valid[k]
-                && s.rules.iter().any(|r| *r == f.rule)
-                && (s.lines.0..=s.lines.1).contains(&f.span.line)
+            valid[k] && s.rules.contains(&f.rule) && (s.lines.0..=s.lines.1).contains(&f.span.line)
         });
         match hit {
             Some(k) => {
