@@ -243,13 +243,16 @@ fn is_safety_comment(t: &SyntaxToken) -> bool {
 fn is_safety_todo(t: &SyntaxToken) -> bool {
     t.text().lines().any(|l| {
         let l = l.trim_start().trim_start_matches('/').trim_start_matches('*').trim_start();
-        l.strip_prefix("SAFETY:").is_some_and(|rest| {
-            let rest = rest.trim_start();
-            rest.len() >= 4
-                && rest[..4].eq_ignore_ascii_case("todo")
-                && !rest[4..].starts_with(|c: char| c.is_alphanumeric())
-        })
+        l.strip_prefix("SAFETY:").is_some_and(is_todo)
     })
+}
+
+/// Whether the text after `SAFETY:` is a TODO placeholder.
+fn is_todo(rest: &str) -> bool {
+    let rest = rest.trim_start();
+    rest.len() >= 4
+        && rest[..4].eq_ignore_ascii_case("todo")
+        && !rest[4..].starts_with(|c: char| c.is_alphanumeric())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -647,6 +650,18 @@ fn srctree_links(out: &mut Out<'_>, lines: &[(String, &SyntaxToken)]) {
             continue;
         }
         if in_code {
+            // Doctests are kernel code too (they run as KUnit tests).
+            let code = line.trim_start().trim_start_matches('#').trim_start();
+            if let Some(rest) = code.strip_prefix("// SAFETY:")
+                && is_todo(rest)
+            {
+                out.push_token(
+                    "safety-todo",
+                    token,
+                    "`// SAFETY: TODO` placeholder in a doctest".to_owned(),
+                    Some("write why the `unsafe` code is sound; readers copy examples"),
+                );
+            }
             continue;
         }
         for path in c_header_paths(line) {
