@@ -56,9 +56,9 @@ pub struct Rule {
     pub bad: &'static str,
     /// The level it has unless configured otherwise.
     pub default_level: Level,
-    /// The clippy lint that covers the same ground on built crates, if any (both run; the
-    /// merged report keeps one finding per place).
-    pub clippy: Option<&'static str>,
+    /// The clippy lints that cover the same ground on built crates (both run; the merged
+    /// report keeps one finding per place).
+    pub clippy: &'static [&'static str],
 }
 
 const GUIDELINES: &str = "Documentation/rust/coding-guidelines.rst";
@@ -73,7 +73,7 @@ pub static RULES: &[Rule] = &[
         good: "// SPDX-License-Identifier: GPL-2.0\n\n//! A driver.\n",
         bad: "//! A driver.\n",
         default_level: Level::Error,
-        clippy: None,
+        clippy: &[],
     },
     Rule {
         id: "module-docs",
@@ -83,7 +83,7 @@ pub static RULES: &[Rule] = &[
         good: "// SPDX-License-Identifier: GPL-2.0\n\n//! Helpers for the frobnicator.\n\nfn f() {}\n",
         bad: "// SPDX-License-Identifier: GPL-2.0\n\nfn f() {}\n",
         default_level: Level::Warning,
-        clippy: None,
+        clippy: &[],
     },
     Rule {
         id: "safety-comment",
@@ -94,7 +94,7 @@ pub static RULES: &[Rule] = &[
         good: "fn f(p: *const u8) -> u8 {\n    // SAFETY: `p` is valid by the function's requirements.\n    unsafe { *p }\n}\n",
         bad: "fn f(p: *const u8) -> u8 {\n    unsafe { *p }\n}\n",
         default_level: Level::Error,
-        clippy: Some("clippy::undocumented_unsafe_blocks"),
+        clippy: &["clippy::undocumented_unsafe_blocks"],
     },
     Rule {
         id: "safety-todo",
@@ -105,7 +105,7 @@ pub static RULES: &[Rule] = &[
         good: "// SAFETY: `ptr` came from `Box::into_raw` above.\nunsafe { drop(Box::from_raw(ptr)) };\n",
         bad: "// SAFETY: TODO.\nunsafe { drop(Box::from_raw(ptr)) };\n",
         default_level: Level::Warning,
-        clippy: None,
+        clippy: &[],
     },
     Rule {
         id: "safety-section",
@@ -116,7 +116,7 @@ pub static RULES: &[Rule] = &[
         good: "/// Reads the value.\n///\n/// # Safety\n///\n/// `p` must be valid for reads.\npub unsafe fn read(p: *const u8) -> u8 {\n    // SAFETY: By the safety requirements.\n    unsafe { *p }\n}\n",
         bad: "/// Reads the value.\npub unsafe fn read(p: *const u8) -> u8 {\n    // SAFETY: By the safety requirements.\n    unsafe { *p }\n}\n",
         default_level: Level::Error,
-        clippy: Some("clippy::missing_safety_doc"),
+        clippy: &["clippy::missing_safety_doc"],
     },
     Rule {
         id: "invariant-comment",
@@ -128,7 +128,7 @@ pub static RULES: &[Rule] = &[
         good: "/// A non-zero count.\n///\n/// # Invariants\n///\n/// `n` is not zero.\npub struct Count { n: u32 }\n\nimpl Count {\n    fn one() -> Self {\n        // INVARIANT: 1 is not zero.\n        Self { n: 1 }\n    }\n}\n",
         bad: "/// A non-zero count.\n///\n/// # Invariants\n///\n/// `n` is not zero.\npub struct Count { n: u32 }\n\nimpl Count {\n    fn one() -> Self {\n        Self { n: 1 }\n    }\n}\n",
         default_level: Level::Warning,
-        clippy: None,
+        clippy: &[],
     },
     Rule {
         id: "srctree-links",
@@ -140,7 +140,7 @@ pub static RULES: &[Rule] = &[
         good: "//! C header: [`include/linux/printk.h`](srctree/include/linux/printk.h)\n",
         bad: "//! C header: `include/linux/printk.h`\n",
         default_level: Level::Warning,
-        clippy: None,
+        clippy: &[],
     },
     Rule {
         id: "doc-first-sentence",
@@ -151,7 +151,7 @@ pub static RULES: &[Rule] = &[
         good: "/// Returns the length.\n///\n/// The length is in bytes.\npub fn len() -> usize { 0 }\n",
         bad: "/// Returns the length. The length is in bytes.\npub fn len() -> usize { 0 }\n",
         default_level: Level::Warning,
-        clippy: None,
+        clippy: &[],
     },
     Rule {
         id: "vertical-imports",
@@ -163,7 +163,7 @@ pub static RULES: &[Rule] = &[
         good: "use kernel::{\n    prelude::*,\n    sync::Arc, //\n};\n",
         bad: "use kernel::{prelude::*, sync::Arc};\n",
         default_level: Level::Allow,
-        clippy: None,
+        clippy: &[],
     },
     Rule {
         id: "no-panic",
@@ -175,7 +175,12 @@ pub static RULES: &[Rule] = &[
         good: "fn first(v: &[u32]) -> Result<u32> {\n    v.first().copied().ok_or(EINVAL)\n}\n",
         bad: "fn first(v: &[u32]) -> u32 {\n    *v.first().unwrap()\n}\n",
         default_level: Level::Error,
-        clippy: Some("clippy::unwrap_used"),
+        clippy: &[
+            "clippy::disallowed_methods",
+            "clippy::unwrap_used",
+            "clippy::expect_used",
+            "clippy::panic",
+        ],
     },
     Rule {
         id: "panics-section",
@@ -186,7 +191,7 @@ pub static RULES: &[Rule] = &[
         good: "/// Returns the first element.\n///\n/// # Panics\n///\n/// Panics if `v` is empty.\npub fn first(v: &[u32]) -> u32 {\n    assert!(!v.is_empty());\n    v[0]\n}\n",
         bad: "/// Returns the first element.\npub fn first(v: &[u32]) -> u32 {\n    assert!(!v.is_empty());\n    v[0]\n}\n",
         default_level: Level::Warning,
-        clippy: Some("clippy::missing_panics_doc"),
+        clippy: &["clippy::missing_panics_doc"],
     },
     Rule {
         id: "infallible-alloc",
@@ -199,7 +204,7 @@ pub static RULES: &[Rule] = &[
         good: "let b = KBox::new(42, GFP_KERNEL)?;\nlet mut v = KVec::new();\nv.push(1, GFP_KERNEL)?;\n",
         bad: "let b = Box::new(42);\nlet mut v = Vec::new();\nv.push(1);\n",
         default_level: Level::Error,
-        clippy: None,
+        clippy: &[],
     },
     Rule {
         id: "no-float",
@@ -211,7 +216,7 @@ pub static RULES: &[Rule] = &[
         good: "let percent = used * 100 / total;\n",
         bad: "let percent = used as f64 / total as f64 * 100.0;\n",
         default_level: Level::Error,
-        clippy: Some("clippy::float_arithmetic"),
+        clippy: &["clippy::float_arithmetic"],
     },
     Rule {
         id: "leaf-bindings",
@@ -223,7 +228,7 @@ pub static RULES: &[Rule] = &[
         good: "use kernel::sync::Mutex;\n",
         bad: "let r = unsafe { kernel::bindings::mutex_lock(m) };\n",
         default_level: Level::Error,
-        clippy: None,
+        clippy: &[],
     },
     Rule {
         id: "expect-over-allow",
@@ -239,7 +244,7 @@ pub static RULES: &[Rule] = &[
         good: "#[expect(dead_code)]\nfn helper() {}\n",
         bad: "#[allow(dead_code)]\nfn helper() {}\n",
         default_level: Level::Allow,
-        clippy: Some("clippy::allow_attributes"),
+        clippy: &["clippy::allow_attributes"],
     },
     Rule {
         id: "core-ffi-types",
@@ -251,7 +256,7 @@ pub static RULES: &[Rule] = &[
         good: "use kernel::ffi::c_int;\n",
         bad: "use core::ffi::c_int;\n",
         default_level: Level::Error,
-        clippy: None,
+        clippy: &[],
     },
     Rule {
         id: "bad-suppression",
@@ -261,7 +266,7 @@ pub static RULES: &[Rule] = &[
         good: "// lint-allow(no-panic): the table is built at init and never empty.\nlet x = t.first().unwrap();\n",
         bad: "// lint-allow(no-panic)\nlet x = t.first().unwrap();\n",
         default_level: Level::Error,
-        clippy: None,
+        clippy: &[],
     },
     Rule {
         id: "unused-suppression",
@@ -271,7 +276,7 @@ pub static RULES: &[Rule] = &[
         good: "let x = 1;\n",
         bad: "// lint-allow(no-panic): was needed once.\nlet x = 1;\n",
         default_level: Level::Warning,
-        clippy: None,
+        clippy: &[],
     },
 ];
 
@@ -297,7 +302,11 @@ pub fn markdown() -> String {
             r.id,
             r.default_level,
             r.summary.replace('|', "\\|"),
-            r.clippy.map_or("—".to_owned(), |c| format!("`{c}`")),
+            if r.clippy.is_empty() {
+                "—".to_owned()
+            } else {
+                r.clippy.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ")
+            },
         ));
     }
     for r in RULES {

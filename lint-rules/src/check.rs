@@ -105,12 +105,11 @@ pub fn lint_source(cx: &FileContext, text: &str) -> FileReport {
     invariants(&mut out, &root);
     // The kernel's own `#[allow(clippy::x)]`/`#[expect(clippy::x)]` covers our counterpart of x.
     out.findings.retain(|f| {
-        let Some(lint) = crate::catalogue::rule(&f.rule).and_then(|r| r.clippy) else {
-            return true;
-        };
+        let Some(lints) = crate::catalogue::rule(&f.rule).map(|r| r.clippy) else { return true };
         let offset = ra_ap_syntax::TextSize::from(f.span.start.min(text.len()) as u32);
         let token = root.token_at_offset(offset).right_biased();
-        !token.and_then(|t| t.parent()).is_some_and(|n| clippy_lint_allowed(&n, lint))
+        let node = token.and_then(|t| t.parent());
+        !lints.iter().any(|lint| node.as_ref().is_some_and(|n| clippy_lint_allowed(n, lint)))
     });
     out.findings.sort_by(|a, b| (a.span.start, &a.rule).cmp(&(b.span.start, &b.rule)));
     out.findings.dedup_by(|a, b| a.span.start == b.span.start && a.rule == b.rule);

@@ -1,8 +1,9 @@
 //! The kernel's own clippy run (`make CLIPPY=1` with rustc's JSON diagnostics): reading its
 //! findings and merging them with ours. What clippy can express by configuration is left to it
-//! (see `lint-rules/clippy.toml`); our rules cover what it cannot and code it does not build.
+//! (see `lint-rules/kernel-clippy.toml`); our rules cover what it cannot and code it does not build.
 
 use std::path::{Component, Path, PathBuf};
+use std::time::Duration;
 
 use serde::Deserialize;
 
@@ -119,7 +120,7 @@ pub fn merge(ours: Vec<Finding>, clippy: Vec<Finding>) -> Vec<Finding> {
         let duplicate = ours.iter().any(|o| {
             o.file == c.file
                 && o.span.line == c.span.line
-                && catalogue::rule(&o.rule).and_then(|r| r.clippy) == Some(c.rule.as_str())
+                && catalogue::rule(&o.rule).is_some_and(|r| r.clippy.contains(&c.rule.as_str()))
         });
         if !duplicate {
             merged.push(c);
@@ -127,4 +128,124 @@ pub fn merge(ours: Vec<Finding>, clippy: Vec<Finding>) -> Vec<Finding> {
     }
     merged.sort_by(|a, b| (&a.file, a.span.start, &a.rule).cmp(&(&b.file, b.span.start, &b.rule)));
     merged
+}
+
+/// What `make lint` adds to the kernel's `.clippy.toml` (`lint-rules/kernel-clippy.toml`).
+pub const CLIPPY_TOML: &str = include_str!("../kernel-clippy.toml");
+
+/// The kernel's `.clippy.toml` with `additions`, for `CLIPPY_CONF_DIR`; `None` when the kernel
+/// already configures a key that `additions` sets (TOML does not allow it twice; the kernel's
+/// own setting is kept).
+pub fn merged_config(kernel: &str, additions: &str) -> Option<String> {
+    let keys = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| !l.starts_with([' ', '\t', '#', '{', ']']) && l.contains('='))
+            .map(|l| l.split('=').next().unwrap_or("").trim().to_owned())
+            .collect()
+    };
+    let ours = keys(additions);
+    if keys(kernel).iter().any(|k| ours.contains(k)) {
+        return None;
+    }
+    Some(format!("{kernel}\n# Added by lint-rules (lint-rules/kernel-clippy.toml).\n{additions}"))
+}
+
+/// What a clippy run gave.
+#[derive(Debug)]
+pub struct Run {
+    /// The crates (kbuild targets) it checked.
+    pub targets: Vec<String>,
+    /// rustc's JSON diagnostics as printed, one per line.
+    pub json: String,
+    /// The findings in them.
+    pub findings: Vec<Finding>,
+    /// Whether our `kernel-clippy.toml` additions were used (not when the kernel's file sets the same
+    /// keys).
+    pub with_additions: bool,
+}
+
+/// Why clippy could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The objtree could not be scanned.
+    #[error("scanning {} for the Rust crates kbuild built: {source}", objtree.display())]
+    Scan {
+        /// The objtree.
+        objtree: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// Nothing was built.
+    #[error("no Rust crates built in {}: build the kernel first (`make kernel`)", .0.display())]
+    NothingBuilt(PathBuf),
+    /// The merged configuration could not be written.
+    #[error("writing clippy's configuration into a temporary directory: {0}")]
+    Config(std::io::Error),
+    /// make failed.
+    #[error("the kernel's clippy run failed: {0}")]
+    Make(#[from] subprocess::Error),
+}
+
+/// `make CLIPPY=1` over the Rust crates kbuild built in `objtree` (`rust/`, `samples/`,
+/// `drivers/`), with rustc's JSON diagnostics. kbuild rebuilds a crate only when its command
+/// line changes, so a flag that changes nothing but the command line (`--remap-path-prefix`
+/// of a path that never occurs, new on each run) makes every run check every crate. The
+/// crates are left built by clippy-driver; the next plain `make` rebuilds them with rustc.
+///
+/// With `additions` (clippy.toml text), clippy reads the kernel's `.clippy.toml` with them.
+pub fn run(srctree: &Path, objtree: &Path, additions: Option<&str>) -> Result<Run, RunError> {
+    let scan = kbuild::scan_rust_builds(objtree)
+        .map_err(|source| RunError::Scan { objtree: objtree.to_owned(), source })?;
+    let targets: Vec<String> = scan
+        .builds
+        .iter()
+        .filter(|b| b.invocation.is_kernel_target() && b.target.ends_with(".o"))
+        .map(|b| b.target.clone())
+        .collect();
+    if targets.is_empty() {
+        return Err(RunError::NothingBuilt(objtree.to_owned()));
+    }
+    let nonce = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let kernel_toml = std::fs::read_to_string(srctree.join(".clippy.toml")).unwrap_or_default();
+    let merged = additions.and_then(|a| merged_config(&kernel_toml, a));
+    let conf_dir = tempfile::tempdir().map_err(RunError::Config)?;
+    let mut cmd = kbuild::make::kernel_make(srctree, objtree);
+    if let Some(merged) = &merged {
+        std::fs::write(conf_dir.path().join(".clippy.toml"), merged).map_err(RunError::Config)?;
+        cmd = cmd.arg(format!("CLIPPY_CONF_DIR={}", conf_dir.path().display()));
+    }
+    let cmd = cmd
+        .arg("CLIPPY=1")
+        .arg(format!(
+            "KRUSTFLAGS=--error-format=json --remap-path-prefix=/lint-rules-{nonce}=/lint-rules-{nonce}"
+        ))
+        .args(&targets)
+        .timeout(Duration::from_secs(1800));
+    let mut json = String::new();
+    let out = cmd.run_with(&mut |_, line| {
+        if line.starts_with('{') && line.contains("\"$message_type\":\"diagnostic\"") {
+            json.push_str(line);
+            json.push('\n');
+        }
+    })?;
+    out.check(&cmd)?;
+    let findings = parse_output(&json, srctree, objtree);
+    Ok(Run { targets, json, findings, with_additions: merged.is_some() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn our_additions_join_the_kernel_config_unless_it_sets_the_same_keys() {
+        let kernel =
+            "msrv = \"1.78.0\"\n\ndisallowed-macros = [\n    { path = \"kernel::dbg\" },\n]\n";
+        let merged = merged_config(kernel, CLIPPY_TOML).unwrap();
+        assert!(merged.starts_with(kernel) && merged.contains("core::option::Option::unwrap"));
+        let with_methods = format!("{kernel}disallowed-methods = []\n");
+        assert_eq!(merged_config(&with_methods, CLIPPY_TOML), None);
+    }
 }

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{Context, bail};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -302,49 +302,23 @@ fn emit(
     Ok(())
 }
 
-/// `make CLIPPY=1` over the tree's Rust crates (`rust/`, `samples/`, `drivers/`), with rustc's
-/// JSON diagnostics. kbuild rebuilds a crate only when its command changes, so a flag that
-/// changes nothing but the command line (`--remap-path-prefix` of a path that never occurs)
-/// makes each run rebuild them.
 fn run_clippy(srctree: &Path, objtree: &Path, log: Option<&Path>) -> anyhow::Result<Vec<Finding>> {
-    let scan = kbuild::scan::scan_rust_builds(objtree).with_context(|| {
-        format!("scanning {} for the Rust crates kbuild built", objtree.display())
-    })?;
-    let targets: Vec<String> = scan
-        .builds
-        .iter()
-        .filter(|b| b.invocation.is_kernel_target() && b.target.ends_with(".o"))
-        .map(|b| b.target.clone())
-        .collect();
-    if targets.is_empty() {
-        bail!(
-            "no Rust crates built in {}: build the kernel first (`make kernel`)",
-            objtree.display()
+    let step = progress::start("clippy: make CLIPPY=1 on the kernel's Rust crates");
+    let run = match clippy::run(srctree, objtree, Some(clippy::CLIPPY_TOML)) {
+        Ok(run) => run,
+        Err(e) => {
+            step.failed();
+            return Err(e.into());
+        }
+    };
+    step.done(&format!("{} crates, {} findings", run.targets.len(), run.findings.len()));
+    if !run.with_additions {
+        eprintln!(
+            "lint-rules: the kernel's .clippy.toml sets keys of lint-rules/clippy.toml: clippy ran with the kernel's alone"
         );
     }
-    let nonce = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    let step = progress::start("clippy: make CLIPPY=1 on the kernel's Rust crates");
-    let cmd = kbuild::make::kernel_make(srctree, objtree)
-        .arg("CLIPPY=1")
-        .arg(format!(
-            "KRUSTFLAGS=--error-format=json --remap-path-prefix=/lint-rules-{nonce}=/lint-rules-{nonce}"
-        ))
-        .args(&targets)
-        .timeout(Duration::from_secs(1800));
-    let mut json = String::new();
-    let out = cmd.run_with(&mut |_, line| {
-        if line.starts_with('{') {
-            json.push_str(line);
-            json.push('\n');
-        }
-    })?;
-    let out = out.check(&cmd).context("the kernel's clippy run failed")?;
-    drop(out);
-    step.done(&format!("{} crates", targets.len()));
     if let Some(log) = log {
-        std::fs::write(log, &json).with_context(|| format!("writing {}", log.display()))?;
+        std::fs::write(log, &run.json).with_context(|| format!("writing {}", log.display()))?;
     }
-    Ok(clippy::parse_output(&json, srctree, objtree))
+    Ok(run.findings)
 }
