@@ -637,6 +637,91 @@ fn doc_blocks(out: &mut Out<'_>, tokens: &[SyntaxToken]) {
         let lines = block.lines();
         srctree_links(out, &lines);
         first_sentence(out, &lines);
+        doctests(out, &lines);
+    }
+}
+
+/// Whether a code fence's info string (after the backticks) is a Rust doctest that is built:
+/// rustdoc's default, `rust`, `no_run`, `should_panic`, `edition20xx`; not `ignore`, `text`,
+/// `compile_fail` or another language.
+fn is_built_doctest(info: &str) -> bool {
+    info.split([',', ' '])
+        .map(str::trim)
+        .filter(|w| !w.is_empty())
+        .all(|w| matches!(w, "rust" | "no_run" | "should_panic") || w.starts_with("edition"))
+}
+
+/// The `unsafe` rule in doctests: each built code block, with rustdoc's hidden `# ` lines
+/// shown, is parsed as a function body and checked like code (doctests are kernel code: they
+/// run as KUnit tests, and readers copy them).
+fn doctests(out: &mut Out<'_>, lines: &[(String, &SyntaxToken)]) {
+    let mut k = 0;
+    while k < lines.len() {
+        let fence = lines[k].0.trim_start();
+        let Some(info) = fence.strip_prefix("```") else {
+            k += 1;
+            continue;
+        };
+        let end = lines[k + 1..]
+            .iter()
+            .position(|(l, _)| l.trim_start().starts_with("```"))
+            .map_or(lines.len(), |e| k + 1 + e);
+        if is_built_doctest(info) {
+            doctest(out, &lines[k + 1..end]);
+        }
+        k = end + 1;
+    }
+}
+
+fn doctest(out: &mut Out<'_>, lines: &[(String, &SyntaxToken)]) {
+    const PRELUDE: &str = "fn __doctest() {\n";
+    let code: Vec<&str> = lines
+        .iter()
+        .map(|(l, _)| {
+            let t = l.trim_start();
+            if t == "#" {
+                ""
+            } else if let Some(rest) = t.strip_prefix("# ") {
+                rest
+            } else {
+                l.as_str()
+            }
+        })
+        .collect();
+    let text = format!("{PRELUDE}{}\n}}\n", code.join("\n"));
+    let parse = SourceFile::parse(&text, Edition::Edition2021);
+    if !parse.errors().is_empty() {
+        // rustdoc would not build it either (or it relies on macros we cannot see); skip it.
+        return;
+    }
+    let index = LineIndex::new(&text);
+    let tokens: Vec<SyntaxToken> =
+        parse.tree().syntax().descendants_with_tokens().filter_map(|e| e.into_token()).collect();
+    for (i, t) in tokens.iter().enumerate() {
+        if t.kind() != T![unsafe] {
+            continue;
+        }
+        let next = next_code(&tokens, i).map(|n| n.kind());
+        if !matches!(next, Some(T!['{'] | T![impl])) {
+            continue;
+        }
+        if statement_comments(&tokens, i).iter().any(|c| is_safety_comment(c)) {
+            continue;
+        }
+        // Back to the doc comment line it came from.
+        let (line, col) = index.line_col(t.text_range().start().into());
+        let Some((_, token)) = lines.get(line - 2) else { continue };
+        let src = token.text();
+        let at = src.find(code[line - 2]).map_or(0, |a| a + (col - 1));
+        let start = usize::from(token.text_range().start()) + at.min(src.len());
+        let what = if next == Some(T![impl]) { "`unsafe impl`" } else { "`unsafe` block" };
+        out.push(
+            "safety-comment",
+            start,
+            start + "unsafe".len().min(src.len() - at.min(src.len())),
+            format!("{what} without a preceding `// SAFETY:` comment (in a doctest)"),
+            Some("doctests are code too: say why it is sound in a `// SAFETY:` comment"),
+        );
     }
 }
 
