@@ -84,3 +84,57 @@ fixtures! {
 fn rules_md_is_in_sync_with_the_catalogue() {
     expect_file!["../RULES.md"].assert_eq(&catalogue::markdown());
 }
+
+/// Each rule's bad example in the catalogue (and so in RULES.md) breaks it, and its good
+/// example does not. Fragments are checked as items or as a function body; examples that
+/// start with an SPDX line or a `//!` comment are whole files.
+#[test]
+fn catalogue_examples_do_what_they_say() {
+    let mut config = Config::default();
+    for r in catalogue::RULES {
+        config.levels.insert(r.id.to_owned(), Level::Warning);
+    }
+    let rules_in = |id: &str, example: &str| -> Vec<String> {
+        let text = if example.starts_with("// SPDX") || example.starts_with("//!") {
+            example.to_owned()
+        } else {
+            let header = "// SPDX-License-Identifier: GPL-2.0\n\n//! Example.\n\n";
+            let as_items = format!("{header}{example}");
+            let parses = lint_rules::lint_file(
+                &FileContext::for_path("rust/kernel/example.rs"),
+                &as_items,
+                &Config::default(),
+                Vec::new(),
+            )
+            .findings
+            .iter()
+            .all(|f| f.rule != "parse-error");
+            if parses {
+                as_items
+            } else {
+                format!("{header}fn example() -> Result {{\n{example}}}\n")
+            }
+        };
+        let path = if id == "leaf-bindings" {
+            "drivers/misc/example.rs"
+        } else {
+            "rust/kernel/example.rs"
+        };
+        let result =
+            lint_rules::lint_file(&FileContext::for_path(path), &text, &config, Vec::new());
+        assert!(!result.parse_failed, "the example of {id} does not parse:\n{text}");
+        result.findings.into_iter().map(|f| f.rule).collect()
+    };
+    for r in catalogue::RULES {
+        assert!(
+            rules_in(r.id, r.bad).iter().any(|f| f == r.id),
+            "the bad example of {} does not break it",
+            r.id
+        );
+        assert!(
+            !rules_in(r.id, r.good).iter().any(|f| f == r.id),
+            "the good example of {} breaks it",
+            r.id
+        );
+    }
+}
