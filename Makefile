@@ -118,7 +118,9 @@ lint: kernel ## Lint the kernel's rust/, samples/rust/, drivers/ (with its clipp
 		> $(CACHE)/lint/kernel.txt || status=$$?; \
 	[ $$status -le 1 ] || exit $$status; \
 	echo "lint: the kernel's findings are in $(CACHE)/lint/kernel.txt (triage: lint-rules/triage/)"
-	$(LINT_RULES) check --base $(CURDIR) --summary demo-kernel/modules
+	$(LINT_RULES) check --base $(CURDIR) --srctree $(KERNEL_SRC) --objtree $(KERNEL_OBJ) --summary \
+		$(foreach m,$(notdir $(wildcard demo-kernel/modules/*)),--clippy-module $(EXTMOD_DIR)/$(m)=demo-kernel/modules/$(m)) \
+		demo-kernel/modules
 
 clean-cache: ## Remove the kernel trees, logs and tools prefix in $(CACHE)
 	rm -rf $(CACHE)

@@ -194,16 +194,44 @@ pub enum RunError {
 ///
 /// With `additions` (clippy.toml text), clippy reads the kernel's `.clippy.toml` with them.
 pub fn run(srctree: &Path, objtree: &Path, additions: Option<&str>) -> Result<Run, RunError> {
-    let scan = kbuild::scan_rust_builds(objtree)
-        .map_err(|source| RunError::Scan { objtree: objtree.to_owned(), source })?;
+    run_in(srctree, objtree, None, additions)
+}
+
+/// [`run`] for an external module built with `make M=module_dir`: its file names stay
+/// absolute (under `module_dir`).
+pub fn run_module(
+    srctree: &Path,
+    objtree: &Path,
+    module_dir: &Path,
+    additions: Option<&str>,
+) -> Result<Run, RunError> {
+    run_in(srctree, objtree, Some(module_dir), additions)
+}
+
+fn run_in(
+    srctree: &Path,
+    objtree: &Path,
+    module_dir: Option<&Path>,
+    additions: Option<&str>,
+) -> Result<Run, RunError> {
+    let tree = module_dir.unwrap_or(objtree);
+    let scan = kbuild::scan_rust_builds(tree)
+        .map_err(|source| RunError::Scan { objtree: tree.to_owned(), source })?;
     let targets: Vec<String> = scan
         .builds
         .iter()
         .filter(|b| b.invocation.is_kernel_target() && b.target.ends_with(".o"))
-        .map(|b| b.target.clone())
+        // kbuild names an external module's objects by absolute path; make wants them
+        // relative to `M=`.
+        .map(|b| match module_dir {
+            Some(dir) => Path::new(&b.target)
+                .strip_prefix(dir)
+                .map_or(b.target.clone(), |r| r.display().to_string()),
+            None => b.target.clone(),
+        })
         .collect();
     if targets.is_empty() {
-        return Err(RunError::NothingBuilt(objtree.to_owned()));
+        return Err(RunError::NothingBuilt(tree.to_owned()));
     }
     let nonce = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -212,6 +240,9 @@ pub fn run(srctree: &Path, objtree: &Path, additions: Option<&str>) -> Result<Ru
     let merged = additions.and_then(|a| merged_config(&kernel_toml, a));
     let conf_dir = tempfile::tempdir().map_err(RunError::Config)?;
     let mut cmd = kbuild::make::kernel_make(srctree, objtree);
+    if let Some(dir) = module_dir {
+        cmd = cmd.arg(format!("M={}", dir.display()));
+    }
     if let Some(merged) = &merged {
         std::fs::write(conf_dir.path().join(".clippy.toml"), merged).map_err(RunError::Config)?;
         cmd = cmd.arg(format!("CLIPPY_CONF_DIR={}", conf_dir.path().display()));

@@ -80,6 +80,11 @@ struct CheckArgs {
     /// The kernel build tree (for `--clippy`).
     #[arg(long)]
     objtree: Option<PathBuf>,
+    /// Also run clippy on an external module built with `M=BUILD_DIR`, whose sources are in
+    /// SOURCE_DIR (the workbench builds copies of `demo-kernel/modules/*`): `BUILD_DIR=SOURCE_DIR`
+    /// (repeatable).
+    #[arg(long = "clippy-module", value_name = "BUILD_DIR=SOURCE_DIR", requires_all = ["srctree", "objtree"])]
+    clippy_modules: Vec<String>,
     /// Save clippy's raw JSON output here (to inspect it or make a fixture).
     #[arg(long)]
     clippy_log: Option<PathBuf>,
@@ -134,12 +139,12 @@ fn config(args: &CheckArgs) -> anyhow::Result<Config> {
         };
         levels.insert(id.to_owned(), level);
     }
-    Ok(Config { levels, clippy_ran: args.clippy })
+    Ok(Config { levels, clippy_ran: args.clippy || !args.clippy_modules.is_empty() })
 }
 
 fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
-    let mut config = config(args)?;
+    let config = config(args)?;
     let cwd = std::env::current_dir().context("reading the current directory")?;
     let base = args.base.clone().or_else(|| args.srctree.clone()).unwrap_or_else(|| cwd.clone());
     let base =
@@ -162,14 +167,30 @@ fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     };
 
     let mut clippy_findings: BTreeMap<String, Vec<Finding>> = BTreeMap::new();
-    if args.clippy {
-        let (srctree, objtree) =
-            (args.srctree.as_deref().unwrap(), args.objtree.as_deref().unwrap());
-        for f in run_clippy(srctree, objtree, args.clippy_log.as_deref())? {
-            clippy_findings.entry(f.file.clone()).or_default().push(f);
+    if let (Some(srctree), Some(objtree)) = (args.srctree.as_deref(), args.objtree.as_deref()) {
+        if args.clippy {
+            for f in run_clippy(srctree, objtree, args.clippy_log.as_deref())? {
+                clippy_findings.entry(f.file.clone()).or_default().push(f);
+            }
+        }
+        for m in &args.clippy_modules {
+            let Some((build, source)) = m.split_once('=') else {
+                bail!("--clippy-module {m}: expected BUILD_DIR=SOURCE_DIR")
+            };
+            let source = cwd.join(source);
+            let source = source.canonicalize().unwrap_or(source);
+            for mut f in run_clippy_module(srctree, objtree, Path::new(build))? {
+                // From the build copy back to the source file, named like the inputs.
+                if let Ok(rel) = Path::new(&f.file).strip_prefix(build) {
+                    let path = source.join(rel);
+                    f.file = path
+                        .strip_prefix(&base)
+                        .map_or_else(|_| path.display().to_string(), |r| r.display().to_string());
+                }
+                clippy_findings.entry(f.file.clone()).or_default().push(f);
+            }
         }
     }
-    config.clippy_ran = args.clippy;
 
     let (inputs, errors) = files::collect(&paths, &base);
     let mut problems = 0usize;
@@ -300,6 +321,20 @@ fn emit(
         }
     }
     Ok(())
+}
+
+fn run_clippy_module(srctree: &Path, objtree: &Path, dir: &Path) -> anyhow::Result<Vec<Finding>> {
+    let step = progress::start(&format!("clippy: make M={} CLIPPY=1", dir.display()));
+    match clippy::run_module(srctree, objtree, dir, Some(clippy::CLIPPY_TOML)) {
+        Ok(run) => {
+            step.done(&format!("{} objects, {} findings", run.targets.len(), run.findings.len()));
+            Ok(run.findings)
+        }
+        Err(e) => {
+            step.failed();
+            Err(e.into())
+        }
+    }
 }
 
 fn run_clippy(srctree: &Path, objtree: &Path, log: Option<&Path>) -> anyhow::Result<Vec<Finding>> {
