@@ -1052,6 +1052,20 @@ fn fn_docs(out: &mut Out<'_>, f: &ast::Fn) {
     }
 }
 
+/// Whether a non-doc comment sits on the line just before `node` (no blank line between).
+fn comment_just_before(node: &SyntaxNode) -> bool {
+    let mut prev = node.prev_sibling_or_token();
+    if let Some(ws) =
+        prev.as_ref().and_then(|e| e.as_token()).filter(|t| t.kind() == SyntaxKind::WHITESPACE)
+    {
+        if ws.text().matches('\n').count() > 1 {
+            return false;
+        }
+        prev = ws.prev_sibling_or_token();
+    }
+    prev.and_then(|e| e.into_token()).and_then(ast::Comment::cast).is_some_and(|c| !c.is_doc())
+}
+
 fn allow_attr(out: &mut Out<'_>, a: &ast::Attr) {
     if a.simple_name().as_deref() != Some("allow")
         || in_token_tree(&a.syntax().first_token().unwrap())
@@ -1075,20 +1089,7 @@ fn allow_attr(out: &mut Out<'_>, a: &ast::Attr) {
             })
         })
         .any(|e| e.kind() == SyntaxKind::COMMENT)
-        || node
-            .siblings_with_tokens(ra_ap_syntax::Direction::Prev)
-            .skip(1)
-            .take_while(|e| {
-                e.as_token().is_some_and(|t| {
-                    matches!(t.kind(), SyntaxKind::WHITESPACE | SyntaxKind::COMMENT)
-                })
-            })
-            .any(|e| {
-                e.as_token().is_some_and(|t| {
-                    t.kind() == SyntaxKind::COMMENT
-                        && ast::Comment::cast(t.clone()).is_some_and(|c| !c.is_doc())
-                })
-            });
+        || comment_just_before(node);
     if conditional || explained {
         return;
     }
