@@ -98,10 +98,10 @@ bench: kernel ## Benchmarks: each tool against its anchor, as ratios in one run
 	$(CARGO) bench --locked -p symbolizer --bench vs_decode_stacktrace
 	$(CARGO) bench --locked -p lint-rules --bench vs_clippy
 
-rust-analyzer: kernel ## Write rust-project.json for the demo tree (M=dir: for that external module) and print its path
+rust-analyzer: kernel ## Write rust-project.json for the demo tree (M=dir: for that external module; LINT=1: lint-rules on save) and print its path
 	@sysroot=$$(rustc --print sysroot); \
 	$(CURDIR)/target/debug/rust-project-gen $(KERNEL_SRC) $(KERNEL_OBJ) $$sysroot \
-		$$sysroot/lib/rustlib/src/rust/library $(if $(M),$(abspath $(M)))
+		$$sysroot/lib/rustlib/src/rust/library $(if $(M),$(abspath $(M))) $(if $(LINT),--lint)
 
 kallsyms-check: kernel ## Boot each oops scenario and check the Rust frames of its backtrace
 	@mkdir -p $(CACHE)/demo

@@ -12,6 +12,7 @@ pub mod diag;
 pub mod diff;
 pub mod files;
 pub mod finding;
+pub mod flycheck;
 pub mod suppress;
 
 use std::collections::BTreeMap;

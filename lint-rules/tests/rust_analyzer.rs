@@ -1,11 +1,18 @@
-//! The JSON output in a real editor session: the real rust-analyzer (the toolchain's), driven
-//! over LSP on stdio, with `lint-rules check --message-format=json` as its check command
-//! (`check.overrideCommand`). A file with an `unsafe` block and no `// SAFETY:` comment is
-//! saved, and rust-analyzer publishes our diagnostic on the right line; adding the comment and
-//! saving again clears it.
+//! The JSON output in real editor sessions: the real rust-analyzer (the toolchain's), driven
+//! over LSP on stdio.
+//!
+//! - With `lint-rules check --message-format=json` as its check command
+//!   (`check.overrideCommand`): a file with an `unsafe` block and no `// SAFETY:` comment is
+//!   saved, and rust-analyzer publishes our diagnostic on the right line; adding the comment and
+//!   saving again clears it.
+//! - With rust-project-gen's editor setup for an out-of-tree module of the demo kernel and
+//!   `lint-rules flycheck` as the check on save (`rust-project-gen --lint`): a saved type error
+//!   comes back from rustc through kbuild, and the missing `// SAFETY:` comment from our rules,
+//!   in the same check. `make test` sets `KERNEL_SRC` and `KERNEL_OBJ`; without them this test
+//!   fails and says so.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
@@ -232,4 +239,133 @@ fn rust_analyzer_shows_a_missing_safety_comment_on_save() {
             && m["params"]["uri"] == file_uri.as_str()
             && m["params"]["diagnostics"].as_array().is_some_and(|d| !d.iter().any(ours))
     });
+}
+
+const MODULE: &str = r#"// SPDX-License-Identifier: GPL-2.0
+
+//! A module for the editor test.
+
+use kernel::prelude::*;
+
+module! {
+    type: LintDemo,
+    name: "lint_demo",
+    author: "Rust-for-Linux developer tools",
+    description: "lint-rules editor test module",
+    license: "GPL",
+}
+
+struct LintDemo;
+
+fn read(p: *const u8) -> u8 {
+    // SAFETY: `p` points at a live byte on the caller's stack.
+    unsafe { *p }
+}
+
+impl kernel::Module for LintDemo {
+    fn init(_module: &'static ThisModule) -> Result<Self> {
+        let byte = 7u8;
+        pr_info!("{}\n", read(&byte));
+        Ok(LintDemo)
+    }
+}
+"#;
+
+fn var(name: &str) -> PathBuf {
+    std::env::var_os(name).map(PathBuf::from).unwrap_or_else(|| {
+        panic!("{name} is not set: run these tests with `make test`, which builds the demo kernel and sets it")
+    })
+}
+
+#[test]
+fn kernel_check_on_save_brings_rustc_and_our_diagnostics() {
+    let (src, obj) = (var("KERNEL_SRC"), var("KERNEL_OBJ"));
+    let dir = tempfile::tempdir().unwrap();
+    let module_dir = dir.path().canonicalize().unwrap();
+    let file = module_dir.join("lint_demo.rs");
+    std::fs::write(module_dir.join("Kbuild"), "obj-m := lint_demo.o\n").unwrap();
+    std::fs::write(&file, MODULE).unwrap();
+    let build = Command::new("make")
+        .env_remove("MAKEFLAGS")
+        .env_remove("MAKELEVEL")
+        .arg("-C")
+        .arg(&src)
+        .arg(format!("O={}", obj.display()))
+        .arg(format!("M={}", module_dir.display()))
+        .arg("modules")
+        .output()
+        .unwrap();
+    assert!(
+        build.status.success(),
+        "the module does not build:\n{}",
+        String::from_utf8_lossy(&build.stderr)
+    );
+
+    // rust-project-gen's file for the module, with `lint-rules flycheck` as the check on save
+    // (what `rust-project-gen --lint` writes).
+    let sysroot = String::from_utf8(
+        Command::new("rustc").args(["--print", "sysroot"]).output().unwrap().stdout,
+    )
+    .unwrap();
+    let sysroot = PathBuf::from(sysroot.trim());
+    let trees = rust_project_gen::Trees {
+        srctree: src.clone(),
+        objtree: obj.clone(),
+        sysroot: sysroot.clone(),
+        sysroot_src: sysroot.join("lib/rustlib/src/rust/library"),
+        exttree: Some(module_dir.clone()),
+    };
+    let version =
+        Command::new(sysroot.join("bin/rust-analyzer")).arg("--version").output().unwrap();
+    let features =
+        rust_project_gen::rust_analyzer::features(&String::from_utf8_lossy(&version.stdout));
+    let flycheck = rust_project_gen::json::Flycheck {
+        program: PathBuf::from(env!("CARGO_BIN_EXE_lint-rules")),
+        args: vec![
+            "flycheck".to_owned(),
+            "--srctree".to_owned(),
+            src.display().to_string(),
+            "--objtree".to_owned(),
+            obj.display().to_string(),
+        ],
+        cwd: obj.clone(),
+    };
+    let output = rust_project_gen::generate(&trees).unwrap();
+    std::fs::write(module_dir.join("rust-project.json"), output.text(features, Some(&flycheck)))
+        .unwrap();
+
+    let mut server = Server::start(&module_dir, json!({ "workspace": false }));
+    server.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri(&file), "languageId": "rust", "version": 1, "text": MODULE } }),
+    );
+    server.wait_for("a quiescent server", Duration::from_secs(300), &|m| {
+        m["method"] == "experimental/serverStatus" && m["params"]["quiescent"] == true
+    });
+
+    // Save a type error and an `unsafe` block without its comment.
+    let broken = MODULE
+        .replace("    // SAFETY: `p` points at a live byte on the caller's stack.\n", "")
+        .replace("let byte = 7u8;", "let byte = 7u8;\n        let _x: u32 = \"not a number\";");
+    server.save(&file, &broken, 2);
+    let file_uri = uri(&file);
+    let rustc = |d: &Value| d["code"] == "E0308";
+    let ours = |d: &Value| d["code"].as_str().is_some_and(|c| c.contains("safety-comment"));
+    let published = server.wait_for(
+        "rustc's and our diagnostics from one check on save",
+        Duration::from_secs(300),
+        &|m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == file_uri.as_str()
+                && m["params"]["diagnostics"]
+                    .as_array()
+                    .is_some_and(|d| d.iter().any(rustc) && d.iter().any(ours))
+        },
+    );
+    let diagnostics = published["params"]["diagnostics"].as_array().unwrap();
+    let line_of = |needle: &str| broken[..broken.find(needle).unwrap()].matches('\n').count();
+    let ours = diagnostics.iter().find(|d| ours(d)).unwrap();
+    assert_eq!(ours["range"]["start"]["line"], line_of("unsafe { *p }"), "{ours}");
+    let rustc = diagnostics.iter().find(|d| rustc(d)).unwrap();
+    assert_eq!(rustc["range"]["start"]["line"], line_of("\"not a number\""), "{rustc}");
 }

@@ -33,6 +33,10 @@ enum Command {
         #[arg(long)]
         markdown: bool,
     },
+    /// Check on save for a kernel crate: kbuild's rustc (or clippy) diagnostics for the crate
+    /// built as LABEL, like `kbuild-flycheck`, plus our rules on its files, as rustc JSON on
+    /// stdout (`rust-project-gen --lint` puts this in rust-project.json).
+    Flycheck(FlycheckArgs),
     /// Explain a rule: its rationale and examples.
     Explain {
         /// The rule id.
@@ -93,6 +97,21 @@ struct CheckArgs {
     summary: bool,
 }
 
+#[derive(clap::Args, Debug)]
+struct FlycheckArgs {
+    /// The kernel source tree.
+    #[arg(long)]
+    srctree: PathBuf,
+    /// The kernel build tree.
+    #[arg(long)]
+    objtree: PathBuf,
+    /// Run clippy too (`make CLIPPY=1`).
+    #[arg(long)]
+    clippy: bool,
+    /// The crate's build label: its object's path (`$OBJTREE/rust/kernel.o`).
+    label: PathBuf,
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
     let result = match args.command {
@@ -107,6 +126,7 @@ fn main() -> ExitCode {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Flycheck(f) => flycheck(&f),
         Command::Explain { rule } => match catalogue::rule(&rule) {
             Some(r) => {
                 println!("{} ({}): {}\n\n{}\n", r.id, r.default_level, r.summary, r.rationale);
@@ -356,4 +376,56 @@ fn run_clippy(srctree: &Path, objtree: &Path, log: Option<&Path>) -> anyhow::Res
         std::fs::write(log, &run.json).with_context(|| format!("writing {}", log.display()))?;
     }
     Ok(run.findings)
+}
+
+/// kbuild's check of the crate (its JSON diagnostics kept), then ours on the crate's files;
+/// rustc's and clippy's findings that repeat ours are dropped. Exit 0 when both ran (findings
+/// are the normal case), 2 when they could not.
+fn flycheck(args: &FlycheckArgs) -> anyhow::Result<ExitCode> {
+    let check = rust_project_gen::flycheck::check_command(&args.objtree, &args.label, args.clippy)?;
+    let cmd = kbuild::make::kernel_make(&args.srctree, &args.objtree)
+        .args(&check.make_args)
+        .timeout(std::time::Duration::from_secs(600));
+    let mut kbuild_lines = Vec::new();
+    let out = cmd.run_with(&mut |stream, line| {
+        if stream == subprocess::Stream::Stderr && rust_project_gen::flycheck::is_diagnostic(line) {
+            kbuild_lines.push(line.to_owned());
+        } else {
+            eprintln!("{line}");
+        }
+    })?;
+    if out.timed_out {
+        return Err(out.check(&cmd).unwrap_err().into());
+    }
+
+    let root = lint_rules::flycheck::crate_root(&args.objtree, &args.label)?;
+    let srctree = args.srctree.canonicalize().unwrap_or_else(|_| args.srctree.clone());
+    let config = Config { clippy_ran: args.clippy, ..Config::default() };
+    let mut ours = Vec::new();
+    let mut texts = BTreeMap::new();
+    for path in lint_rules::flycheck::crate_files(&root) {
+        let name = path
+            .strip_prefix(&srctree)
+            .or_else(|_| path.strip_prefix(&args.srctree))
+            .map_or_else(|_| path.display().to_string(), |r| r.display().to_string());
+        let Ok(bytes) = std::fs::read(&path) else { continue };
+        let Source::Text(text) = files::classify(&name, bytes) else { continue };
+        let result =
+            lint_rules::lint_file(&FileContext::for_path(&name), &text, &config, Vec::new());
+        for f in &result.findings {
+            texts.insert(f.file.clone(), (path.clone(), text.clone()));
+        }
+        ours.extend(result.findings);
+    }
+    let mut stdout = std::io::stdout().lock();
+    for line in
+        lint_rules::flycheck::without_duplicates(&kbuild_lines, &ours, &args.srctree, &args.objtree)
+    {
+        writeln!(stdout, "{line}")?;
+    }
+    for f in &ours {
+        let (path, text) = &texts[&f.file];
+        emit(&mut stdout, Format::Json, f, Some(text), path)?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
