@@ -112,3 +112,62 @@ pub fn without_duplicates<'a>(
         .map(String::as_str)
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalogue::Level;
+    use crate::finding::{Origin, Span};
+
+    fn diagnostic(code: &str, file: &str, line: usize) -> String {
+        format!(
+            r#"{{"$message_type":"diagnostic","message":"m","code":{{"code":"{code}","explanation":null}},"level":"warning","spans":[{{"file_name":"{file}","byte_start":0,"byte_end":1,"line_start":{line},"line_end":{line},"column_start":1,"column_end":2,"is_primary":true}}],"children":[]}}"#
+        )
+    }
+
+    #[test]
+    fn clippy_lines_that_repeat_ours_are_dropped() {
+        let ours = vec![Finding {
+            file: "rust/kernel/a.rs".to_owned(),
+            span: Span { start: 0, end: 1, line: 7, col: 5, end_line: 7, end_col: 11 },
+            rule: "safety-comment".to_owned(),
+            level: Level::Error,
+            message: String::new(),
+            help: None,
+            origin: Origin::LintRules,
+        }];
+        let lines = vec![
+            diagnostic("clippy::undocumented_unsafe_blocks", "../src/rust/kernel/a.rs", 7),
+            diagnostic("clippy::undocumented_unsafe_blocks", "../src/rust/kernel/a.rs", 9),
+            diagnostic("clippy::needless_return", "../src/rust/kernel/a.rs", 7),
+            diagnostic("E0308", "../src/rust/kernel/b.rs", 7),
+        ];
+        let kept = without_duplicates(&lines, &ours, Path::new("/k/src"), Path::new("/k/obj"));
+        assert_eq!(kept, [lines[1].as_str(), lines[2].as_str(), lines[3].as_str()]);
+    }
+
+    #[test]
+    fn a_crate_is_its_lib_rs_directory_or_its_file_and_submodules() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        for f in [
+            "kernel/lib.rs",
+            "kernel/sync/arc.rs",
+            "samples/a.rs",
+            "samples/a/sub.rs",
+            "samples/b.rs",
+        ] {
+            std::fs::create_dir_all(d.join(f).parent().unwrap()).unwrap();
+            std::fs::write(d.join(f), "").unwrap();
+        }
+        let names = |root: &str| -> Vec<String> {
+            crate_files(&d.join(root))
+                .iter()
+                .map(|p| p.strip_prefix(d).unwrap().display().to_string())
+                .collect()
+        };
+        assert_eq!(names("kernel/lib.rs"), ["kernel/lib.rs", "kernel/sync/arc.rs"]);
+        // Sorted by path components: `a/` before `a.rs`.
+        assert_eq!(names("samples/a.rs"), ["samples/a/sub.rs", "samples/a.rs"]);
+    }
+}
