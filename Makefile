@@ -36,8 +36,9 @@ export KERNEL_SRC KERNEL_OBJ EXTMOD_DIR
 
 CARGO := cargo
 WORKBENCH := $(CURDIR)/target/debug/workbench
+LINT_RULES := $(CURDIR)/target/debug/lint-rules
 
-.PHONY: help setup tools kernel demo test check bench rust-analyzer kallsyms-check clean-cache
+.PHONY: help setup tools kernel demo test check bench rust-analyzer kallsyms-check lint clean-cache
 
 help: ## List the targets
 	@echo "Rust-for-Linux developer tools. The two commands:"
@@ -95,17 +96,31 @@ bench: kernel ## Benchmarks: each tool against its anchor, as ratios in one run
 	$(CARGO) build --locked --release -p rust-project-gen -p symbolizer
 	$(CARGO) bench --locked -p rust-project-gen --bench vs_upstream
 	$(CARGO) bench --locked -p symbolizer --bench vs_decode_stacktrace
+	$(CARGO) bench --locked -p lint-rules --bench vs_clippy
 
-rust-analyzer: kernel ## Write rust-project.json for the demo tree (M=dir: for that external module) and print its path
+rust-analyzer: kernel ## Write rust-project.json for the demo tree (M=dir: for that external module; LINT=1: lint-rules on save) and print its path
 	@sysroot=$$(rustc --print sysroot); \
 	$(CURDIR)/target/debug/rust-project-gen $(KERNEL_SRC) $(KERNEL_OBJ) $$sysroot \
-		$$sysroot/lib/rustlib/src/rust/library $(if $(M),$(abspath $(M)))
+		$$sysroot/lib/rustlib/src/rust/library $(if $(M),$(abspath $(M))) $(if $(LINT),--lint)
 
 kallsyms-check: kernel ## Boot each oops scenario and check the Rust frames of its backtrace
 	@mkdir -p $(CACHE)/demo
 	$(CURDIR)/target/debug/kallsyms-check run --objtree $(KERNEL_OBJ) --extmod-dir $(EXTMOD_DIR) \
 		--html $(CACHE)/demo/kallsyms-check.html
 	$(CURDIR)/target/debug/kallsyms-check scan $(KERNEL_OBJ)/vmlinux $(EXTMOD_DIR)
+
+# The kernel's own code is a report (exit 1 there means findings, all triaged in
+# lint-rules/triage/); our demo modules must have no finding at error level.
+lint: kernel ## Lint the kernel's rust/, samples/rust/, drivers/ (with its clippy run) and our demo modules
+	@mkdir -p $(CACHE)/lint
+	@status=0; $(LINT_RULES) check --srctree $(KERNEL_SRC) --objtree $(KERNEL_OBJ) --clippy --summary \
+		$(KERNEL_SRC)/rust $(KERNEL_SRC)/samples/rust $(KERNEL_SRC)/drivers \
+		> $(CACHE)/lint/kernel.txt || status=$$?; \
+	[ $$status -le 1 ] || exit $$status; \
+	echo "lint: the kernel's findings are in $(CACHE)/lint/kernel.txt (triage: lint-rules/triage/)"
+	$(LINT_RULES) check --base $(CURDIR) --srctree $(KERNEL_SRC) --objtree $(KERNEL_OBJ) --summary \
+		$(foreach m,$(notdir $(wildcard demo-kernel/modules/*)),--clippy-module $(EXTMOD_DIR)/$(m)=demo-kernel/modules/$(m)) \
+		demo-kernel/modules
 
 clean-cache: ## Remove the kernel trees, logs and tools prefix in $(CACHE)
 	rm -rf $(CACHE)

@@ -45,6 +45,10 @@ struct Args {
     /// No check-on-save command in the file.
     #[arg(long, conflicts_with = "clippy")]
     no_flycheck: bool,
+    /// Check on save with `lint-rules flycheck` (installed beside this binary) instead of
+    /// `kbuild-flycheck`: the same kbuild diagnostics plus the kernel's Rust coding rules.
+    #[arg(long, conflicts_with = "no_flycheck")]
+    lint: bool,
 }
 
 fn main() -> ExitCode {
@@ -95,7 +99,7 @@ fn run(args: &Args) -> anyhow::Result<ExitCode> {
         );
     }
     let output = output?;
-    let flycheck = if args.no_flycheck { None } else { flycheck(&trees, args.clippy) };
+    let flycheck = if args.no_flycheck { None } else { flycheck(&trees, args.clippy, args.lint) };
     let text = output.text(features, flycheck.as_ref());
     if !output.guessed.is_empty() {
         eprintln!(
@@ -144,9 +148,11 @@ fn run(args: &Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The check-on-save command: `kbuild-flycheck`, installed beside this binary.
-fn flycheck(trees: &Trees, clippy: bool) -> Option<Flycheck> {
-    let program = std::env::current_exe().ok()?.with_file_name("kbuild-flycheck");
+/// The check-on-save command: `kbuild-flycheck` (or `lint-rules flycheck`), installed beside
+/// this binary.
+fn flycheck(trees: &Trees, clippy: bool, lint: bool) -> Option<Flycheck> {
+    let name = if lint { "lint-rules" } else { "kbuild-flycheck" };
+    let program = std::env::current_exe().ok()?.with_file_name(name);
     if !program.is_file() {
         eprintln!(
             "rust-project-gen: warning: {} not found: no check on save in the file",
@@ -154,12 +160,13 @@ fn flycheck(trees: &Trees, clippy: bool) -> Option<Flycheck> {
         );
         return None;
     }
-    let mut args = vec![
+    let mut args = if lint { vec!["flycheck".to_owned()] } else { Vec::new() };
+    args.extend([
         "--srctree".to_owned(),
         trees.srctree.display().to_string(),
         "--objtree".to_owned(),
         trees.objtree.display().to_string(),
-    ];
+    ]);
     if clippy {
         args.push("--clippy".to_owned());
     }

@@ -20,6 +20,7 @@ struct RustOopsPanic;
 /// Panics with `value` in the message.
 #[inline(never)]
 fn die_by_panicking<T: Copy + core::fmt::Debug>(value: T) {
+    // lint-allow(no-panic): this module exists to panic, for kallsyms-check.
     panic!("rust_oops_panic: deliberate panic with {value:?}");
 }
 

@@ -1,0 +1,51 @@
+//! `make bench`: `lint-rules check` over the demo tree's `rust/`, `samples/rust/` and
+//! `drivers/` against the kernel's own `make CLIPPY=1` for the crates of the same directories
+//! that the configuration builds, in one run: wall times and their ratio, not a threshold.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use subprocess::Command;
+
+fn var(name: &str) -> PathBuf {
+    std::env::var_os(name).map(PathBuf::from).unwrap_or_else(|| {
+        eprintln!("{name} is not set: run this with `make bench`, which builds the demo kernel");
+        std::process::exit(2)
+    })
+}
+
+fn main() {
+    let (src, obj) = (var("KERNEL_SRC"), var("KERNEL_OBJ"));
+    let ours = Command::new(env!("CARGO_BIN_EXE_lint-rules"), &src)
+        .args(["check", "rust", "samples/rust", "drivers"])
+        .timeout(Duration::from_secs(120));
+    let mut times = Vec::new();
+    let mut summary = String::new();
+    for _ in 0..5 {
+        let start = Instant::now();
+        let out = ours.run().expect("lint-rules runs");
+        times.push(start.elapsed());
+        // Exit 1 is findings at error level in the kernel's code (triaged), not a failure.
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{}", out.stderr);
+        summary = out.stderr.lines().last().unwrap_or_default().to_owned();
+    }
+    times.sort();
+    let ours_time = times[times.len() / 2];
+
+    let start = Instant::now();
+    let run = lint_rules::clippy::run(&src, &obj, None).expect("make CLIPPY=1 runs");
+    let clippy_time = start.elapsed();
+
+    println!("lint-rules vs make CLIPPY=1 (rust/, samples/rust/, drivers/ of the demo tree)");
+    println!("  lint-rules       {:>8.3} s  (median of 5; {summary})", ours_time.as_secs_f64());
+    println!(
+        "  make CLIPPY=1    {:>8.3} s  ({} crates built by this configuration, {} findings)",
+        clippy_time.as_secs_f64(),
+        run.targets.len(),
+        run.findings.len()
+    );
+    println!(
+        "  ratio            {:>8.0}x faster",
+        clippy_time.as_secs_f64() / ours_time.as_secs_f64().max(1e-9)
+    );
+}

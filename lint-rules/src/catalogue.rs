@@ -1,0 +1,319 @@
+//! The rule catalogue: every rule's id, summary, rationale (the guideline it comes from),
+//! a good and a bad example, and its default level.
+
+use std::fmt;
+
+/// How seriously a finding is taken: errors make `lint-rules check` exit 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    /// Not checked unless enabled.
+    Allow,
+    /// Reported, does not fail the run.
+    Warning,
+    /// Reported, fails the run.
+    Error,
+}
+
+impl Level {
+    /// The word rustc uses for the level (`warning`, `error`; `allow` for disabled rules).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Allow => "allow",
+            Level::Warning => "warning",
+            Level::Error => "error",
+        }
+    }
+
+    /// Parses `allow`, `warn`/`warning` or `error`/`deny`.
+    pub fn parse(s: &str) -> Option<Level> {
+        match s {
+            "allow" | "off" => Some(Level::Allow),
+            "warn" | "warning" => Some(Level::Warning),
+            "error" | "deny" => Some(Level::Error),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One rule of the catalogue.
+#[derive(Debug)]
+pub struct Rule {
+    /// The id used in findings and suppressions (`safety-comment`).
+    pub id: &'static str,
+    /// One line: what the rule asks for.
+    pub summary: &'static str,
+    /// Why, citing the guideline it comes from.
+    pub rationale: &'static str,
+    /// Code that follows the rule.
+    pub good: &'static str,
+    /// Code that breaks it.
+    pub bad: &'static str,
+    /// The level it has unless configured otherwise.
+    pub default_level: Level,
+    /// The clippy lints that cover the same ground on built crates (both run; the merged
+    /// report keeps one finding per place).
+    pub clippy: &'static [&'static str],
+}
+
+const GUIDELINES: &str = "Documentation/rust/coding-guidelines.rst";
+
+/// Every rule, in the order of the generated documentation.
+pub static RULES: &[Rule] = &[
+    Rule {
+        id: "spdx",
+        summary: "the first line is an SPDX license identifier",
+        rationale: "Every kernel source file starts with its license as an SPDX identifier on \
+                    the first line (Documentation/process/license-rules.rst).",
+        good: "// SPDX-License-Identifier: GPL-2.0\n\n//! A driver.\n",
+        bad: "//! A driver.\n",
+        default_level: Level::Error,
+        clippy: &[],
+    },
+    Rule {
+        id: "module-docs",
+        summary: "every file (crate or module) has `//!` documentation",
+        rationale: "Rust code is documented with rustdoc, and modules are documented like any \
+                    other item (Documentation/rust/coding-guidelines.rst, \"Code documentation\").",
+        good: "// SPDX-License-Identifier: GPL-2.0\n\n//! Helpers for the frobnicator.\n\nfn f() {}\n",
+        bad: "// SPDX-License-Identifier: GPL-2.0\n\nfn f() {}\n",
+        default_level: Level::Warning,
+        clippy: &[],
+    },
+    Rule {
+        id: "safety-comment",
+        summary: "every `unsafe` block and `unsafe impl` is preceded by a `// SAFETY:` comment",
+        rationale: "\"Any `unsafe` block must be preceded by a `// SAFETY:` comment describing why \
+                    the code inside is sound\" (Documentation/rust/coding-guidelines.rst, \
+                    \"Comments\" and \"Code documentation\").",
+        good: "fn f(p: *const u8) -> u8 {\n    // SAFETY: `p` is valid by the function's requirements.\n    unsafe { *p }\n}\n",
+        bad: "fn f(p: *const u8) -> u8 {\n    unsafe { *p }\n}\n",
+        default_level: Level::Error,
+        clippy: &["clippy::undocumented_unsafe_blocks"],
+    },
+    Rule {
+        id: "safety-todo",
+        summary: "no `// SAFETY: TODO.` placeholders",
+        rationale: "A `// SAFETY:` comment must say why the code is sound \
+                    (Documentation/rust/coding-guidelines.rst, \"Comments\"); a TODO placeholder \
+                    satisfies tools without informing reviewers.",
+        good: "// SAFETY: `ptr` came from `Box::into_raw` above.\nunsafe { drop(Box::from_raw(ptr)) };\n",
+        bad: "// SAFETY: TODO.\nunsafe { drop(Box::from_raw(ptr)) };\n",
+        default_level: Level::Warning,
+        clippy: &[],
+    },
+    Rule {
+        id: "safety-section",
+        summary: "every public `unsafe fn` and `unsafe trait` has a `# Safety` doc section",
+        rationale: "\"Unsafe functions must document their safety preconditions under a \
+                    `# Safety` section\" (Documentation/rust/coding-guidelines.rst, \"Code \
+                    documentation\"); the same holds for the contract of an unsafe trait.",
+        good: "/// Reads the value.\n///\n/// # Safety\n///\n/// `p` must be valid for reads.\npub unsafe fn read(p: *const u8) -> u8 {\n    // SAFETY: By the safety requirements.\n    unsafe { *p }\n}\n",
+        bad: "/// Reads the value.\npub unsafe fn read(p: *const u8) -> u8 {\n    // SAFETY: By the safety requirements.\n    unsafe { *p }\n}\n",
+        default_level: Level::Error,
+        clippy: &["clippy::missing_safety_doc"],
+    },
+    Rule {
+        id: "invariant-comment",
+        summary: "a value of a type with `# Invariants` is built after an `// INVARIANT:` comment",
+        rationale: "Types document their invariants under `# Invariants`, and code that \
+                    establishes them says why with an `// INVARIANT:` comment \
+                    (Documentation/rust/coding-guidelines.rst, \"Comments\"; the convention of \
+                    `rust/kernel/`).",
+        good: "/// A non-zero count.\n///\n/// # Invariants\n///\n/// `n` is not zero.\npub struct Count { n: u32 }\n\nimpl Count {\n    fn one() -> Self {\n        // INVARIANT: 1 is not zero.\n        Self { n: 1 }\n    }\n}\n",
+        bad: "/// A non-zero count.\n///\n/// # Invariants\n///\n/// `n` is not zero.\npub struct Count { n: u32 }\n\nimpl Count {\n    fn one() -> Self {\n        Self { n: 1 }\n    }\n}\n",
+        default_level: Level::Warning,
+        clippy: &[],
+    },
+    Rule {
+        id: "srctree-links",
+        summary: "C headers mentioned in docs are linked with `srctree/`",
+        rationale: "\"the kernel supports creating links relative to the source tree by \
+                    prefixing the link destination with `srctree/`\", as in \
+                    ``//! C header: [`include/linux/printk.h`](srctree/include/linux/printk.h)`` \
+                    (Documentation/rust/coding-guidelines.rst, \"Code documentation\").",
+        good: "//! C header: [`include/linux/printk.h`](srctree/include/linux/printk.h)\n",
+        bad: "//! C header: `include/linux/printk.h`\n",
+        default_level: Level::Warning,
+        clippy: &[],
+    },
+    Rule {
+        id: "doc-first-sentence",
+        summary: "the first paragraph of an item's documentation is a single sentence",
+        rationale: "\"The first paragraph must be a single sentence briefly describing what the \
+                    documented item does. Further explanations must go in extra paragraphs.\" \
+                    (Documentation/rust/coding-guidelines.rst, \"Code documentation\").",
+        good: "/// Returns the length.\n///\n/// The length is in bytes.\npub fn len() -> usize { 0 }\n",
+        bad: "/// Returns the length. The length is in bytes.\npub fn len() -> usize { 0 }\n",
+        default_level: Level::Warning,
+        clippy: &[],
+    },
+    Rule {
+        id: "vertical-imports",
+        summary: "imports from a `{...}` list are one per line",
+        rationale: "Newer kernels ask for one import per line, with a trailing `//` to keep \
+                    rustfmt from folding them, so that changes to imports do not conflict \
+                    (Documentation/rust/coding-guidelines.rst, \"Imports\", since Linux 6.18). \
+                    6.12 predates the rule, so it is off by default.",
+        good: "use kernel::{\n    prelude::*,\n    sync::Arc, //\n};\n",
+        bad: "use kernel::{prelude::*, sync::Arc};\n",
+        default_level: Level::Allow,
+        clippy: &[],
+    },
+    Rule {
+        id: "no-panic",
+        summary: "no `unwrap()`, `expect()`, `panic!`, `todo!` or `unimplemented!` outside tests and `const` contexts",
+        rationale: "\"panicking should be very rare and used only with a good reason. In almost \
+                    all cases, a fallible approach should be used, typically returning a \
+                    `Result`\" (Documentation/rust/coding-guidelines.rst, \"Code documentation\"). \
+                    In tests and `const` evaluation a panic is a test failure or a build error.",
+        good: "fn first(v: &[u32]) -> Result<u32> {\n    v.first().copied().ok_or(EINVAL)\n}\n",
+        bad: "fn first(v: &[u32]) -> u32 {\n    *v.first().unwrap()\n}\n",
+        default_level: Level::Error,
+        clippy: &[
+            "clippy::disallowed_methods",
+            "clippy::unwrap_used",
+            "clippy::expect_used",
+            "clippy::panic",
+        ],
+    },
+    Rule {
+        id: "panics-section",
+        summary: "a public function that can panic documents when under `# Panics`",
+        rationale: "\"if a function may panic, the conditions under which that happens must be \
+                    described under a `# Panics` section\" (Documentation/rust/coding-guidelines.rst, \
+                    \"Code documentation\").",
+        good: "/// Returns the first element.\n///\n/// # Panics\n///\n/// Panics if `v` is empty.\npub fn first(v: &[u32]) -> u32 {\n    assert!(!v.is_empty());\n    v[0]\n}\n",
+        bad: "/// Returns the first element.\npub fn first(v: &[u32]) -> u32 {\n    assert!(!v.is_empty());\n    v[0]\n}\n",
+        default_level: Level::Warning,
+        clippy: &["clippy::missing_panics_doc"],
+    },
+    Rule {
+        id: "infallible-alloc",
+        summary: "allocations take GFP flags and can fail (`KBox::new(x, GFP_KERNEL)?`)",
+        rationale: "Kernel allocations can fail and need flags saying how to allocate; the \
+                    kernel's `KBox`, `KVec` and `Arc` take `Flags` and return `Result` \
+                    (rust/kernel/alloc.rs; Documentation/rust/general-information.rst). \
+                    `Box::new(x)`, `vec![]` and `v.push(x)` without flags are the infallible \
+                    userspace spellings.",
+        good: "let b = KBox::new(42, GFP_KERNEL)?;\nlet mut v = KVec::new();\nv.push(1, GFP_KERNEL)?;\n",
+        bad: "let b = Box::new(42);\nlet mut v = Vec::new();\nv.push(1);\n",
+        default_level: Level::Error,
+        clippy: &[],
+    },
+    Rule {
+        id: "no-float",
+        summary: "no floating point in kernel code",
+        rationale: "Kernel code does not use floating point: the FPU state belongs to user space \
+                    and is only usable inside `kernel_fpu_begin()`/`kernel_fpu_end()` from C \
+                    (Documentation/core-api/floating-point.rst); the kernel's Rust target \
+                    disables the FPU.",
+        good: "let percent = used * 100 / total;\n",
+        bad: "let percent = used as f64 / total as f64 * 100.0;\n",
+        default_level: Level::Error,
+        clippy: &["clippy::float_arithmetic"],
+    },
+    Rule {
+        id: "leaf-bindings",
+        summary: "drivers and samples do not use `bindings` directly",
+        rationale: "\"Rust code in leaf modules (e.g. drivers) should not use the C bindings \
+                    directly. Instead, subsystems should provide as-safe-as-possible \
+                    abstractions as needed\" (Documentation/rust/general-information.rst, \
+                    \"Abstractions vs. bindings\").",
+        good: "use kernel::sync::Mutex;\n",
+        bad: "let r = unsafe { kernel::bindings::mutex_lock(m) };\n",
+        default_level: Level::Error,
+        clippy: &[],
+    },
+    Rule {
+        id: "expect-over-allow",
+        summary: "`#[expect(...)]` instead of `#[allow(...)]` where the lint always fires",
+        rationale: "\"prefer `expect` over `allow` unless: conditional compilation triggers the \
+                    warning in some cases but not others; inside macros ...\" \
+                    (Documentation/rust/coding-guidelines.rst, \"Lints\"). An `allow` inside a \
+                    macro, under a `cfg`, or with a comment saying why is accepted. Off by \
+                    default: whether a lint fires only with some toolchains, architectures or \
+                    configurations cannot be seen in the syntax (in 6.12, `#[allow(deprecated)]` \
+                    on `fetch_update` and `clippy::unnecessary_cast` on C integer casts are such \
+                    cases), so enable it where that is known not to happen.",
+        good: "#[expect(dead_code)]\nfn helper() {}\n",
+        bad: "#[allow(dead_code)]\nfn helper() {}\n",
+        default_level: Level::Allow,
+        clippy: &["clippy::allow_attributes"],
+    },
+    Rule {
+        id: "core-ffi-types",
+        summary: "C types come from the kernel's `ffi` crate, not `core::ffi`",
+        rationale: "\"The kernel does not use `core::ffi`, so it can customise the mapping that \
+                    deviates from the platform default\" (rust/ffi.rs): `c_char` is `u8` and \
+                    `c_long` is `isize` in the kernel. clippy's `disallowed-types` cannot \
+                    express this, because it sees through the type aliases.",
+        good: "use kernel::ffi::c_int;\n",
+        bad: "use core::ffi::c_int;\n",
+        default_level: Level::Error,
+        clippy: &[],
+    },
+    Rule {
+        id: "bad-suppression",
+        summary: "a suppression names known rules and gives a reason",
+        rationale: "A suppression is a reviewed exception: `// lint-allow(rule): reason` must say \
+                    why, like the guidelines ask of `#[allow]` and `// SAFETY:`.",
+        good: "// lint-allow(no-panic): the table is built at init and never empty.\nlet x = t.first().unwrap();\n",
+        bad: "// lint-allow(no-panic)\nlet x = t.first().unwrap();\n",
+        default_level: Level::Error,
+        clippy: &[],
+    },
+    Rule {
+        id: "unused-suppression",
+        summary: "a suppression that suppresses nothing is removed",
+        rationale: "Like `#[expect]` over `#[allow]` (Documentation/rust/coding-guidelines.rst, \
+                    \"Lints\"): stale exceptions hide future findings.",
+        good: "let x = 1;\n",
+        bad: "// lint-allow(no-panic): was needed once.\nlet x = 1;\n",
+        default_level: Level::Warning,
+        clippy: &[],
+    },
+];
+
+/// The rule with this id.
+pub fn rule(id: &str) -> Option<&'static Rule> {
+    RULES.iter().find(|r| r.id == id)
+}
+
+/// The catalogue as Markdown (`lint-rules/RULES.md` is this, kept in sync by a test).
+pub fn markdown() -> String {
+    let mut out = String::from(
+        "# lint-rules: the rule catalogue\n\n\
+         Generated by `lint-rules rules --markdown` from `lint-rules/src/catalogue.rs`; a test \
+         keeps it in sync.\n\
+         The guidelines cited are those of the kernel tree, `",
+    );
+    out.push_str(GUIDELINES);
+    out.push_str("` first.\n\n| rule | default | summary | clippy counterpart |\n| --- | --- | --- | --- |\n");
+    for r in RULES {
+        out.push_str(&format!(
+            "| [`{}`](#{}) | {} | {} | {} |\n",
+            r.id,
+            r.id,
+            r.default_level,
+            r.summary.replace('|', "\\|"),
+            if r.clippy.is_empty() {
+                "—".to_owned()
+            } else {
+                r.clippy.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ")
+            },
+        ));
+    }
+    for r in RULES {
+        out.push_str(&format!(
+            "\n## {}\n\n{} (default: {}).\n\n{}\n\nGood:\n\n```rust\n{}```\n\nBad:\n\n```rust\n{}```\n",
+            r.id, r.summary, r.default_level, r.rationale, r.good, r.bad
+        ));
+    }
+    out
+}

@@ -1,0 +1,1287 @@
+//! The rules, run on rust-analyzer's lossless syntax tree (comments included). Pure: text in,
+//! findings and suppressions out.
+//!
+//! Code inside macro invocations and `macro_rules!` bodies is only a token tree to the parser;
+//! the rules that matter there (`// SAFETY:`, panics, `bindings`, `core::ffi`) work on tokens
+//! so that they see it too.
+
+use ra_ap_syntax::ast::{self, AstNode, AstToken, HasArgList, HasAttrs, HasName, HasVisibility};
+use ra_ap_syntax::{Edition, SourceFile, SyntaxKind, SyntaxNode, SyntaxToken, T};
+
+use crate::catalogue::Level;
+use crate::finding::{Finding, LineIndex, Origin};
+use crate::suppress::{self, Suppression};
+
+/// What kind of code a file is, which decides the rules that apply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    /// Kernel code in a core crate (`rust/kernel/`, `rust/ffi.rs`, ...).
+    Kernel,
+    /// A leaf module: a driver, a sample or an out-of-tree module.
+    Leaf,
+    /// Code that runs on the build host: `rust/macros/` (proc macros), `scripts/`. Only the
+    /// documentation and comment rules apply.
+    Host,
+}
+
+/// The kind of a file from its path relative to the source tree (or of an out-of-tree module,
+/// which is a leaf).
+pub fn file_kind(rel_path: &str) -> FileKind {
+    let p = rel_path.trim_start_matches("./");
+    if p.starts_with("rust/macros/") || p.starts_with("scripts/") || p.starts_with("tools/") {
+        FileKind::Host
+    } else if p.starts_with("rust/") {
+        FileKind::Kernel
+    } else {
+        FileKind::Leaf
+    }
+}
+
+/// What to check a file as.
+#[derive(Clone, Debug)]
+pub struct FileContext {
+    /// The name used in findings.
+    pub name: String,
+    /// Its kind.
+    pub kind: FileKind,
+    /// Whether it is the kernel's `ffi` crate, which defines the C types from `core::ffi`.
+    pub is_ffi_crate: bool,
+}
+
+impl FileContext {
+    /// The context of a file known by its path relative to the source tree.
+    pub fn for_path(rel_path: &str) -> FileContext {
+        let p = rel_path.trim_start_matches("./");
+        FileContext { name: p.to_owned(), kind: file_kind(p), is_ffi_crate: p == "rust/ffi.rs" }
+    }
+}
+
+/// What linting one file gives: findings at their rules' default levels (disabled rules
+/// included, with level `Allow`; the caller filters) and the suppressions it contains.
+#[derive(Debug, Default)]
+pub struct FileReport {
+    /// Findings, in file order.
+    pub findings: Vec<Finding>,
+    /// The file's `// lint-allow` comments.
+    pub suppressions: Vec<Suppression>,
+    /// Whether the file did not parse (its parse errors are the findings).
+    pub parse_failed: bool,
+}
+
+/// Lints one file.
+pub fn lint_source(cx: &FileContext, text: &str) -> FileReport {
+    let parse = SourceFile::parse(text, Edition::Edition2021);
+    let index = LineIndex::new(text);
+    let mut out = Out { cx, index: &index, findings: Vec::new() };
+    let errors = parse.errors();
+    if !errors.is_empty() {
+        for e in errors.iter().take(5) {
+            let r = e.range();
+            out.push_range(
+                "parse-error",
+                Level::Error,
+                usize::from(r.start()),
+                usize::from(r.end()),
+                format!("the file does not parse: {e}; its other rules were not checked"),
+                None,
+            );
+        }
+        return FileReport { findings: out.findings, suppressions: Vec::new(), parse_failed: true };
+    }
+    let file = parse.tree();
+    let root = file.syntax().clone();
+    let tokens: Vec<SyntaxToken> =
+        root.descendants_with_tokens().filter_map(|e| e.into_token()).collect();
+
+    spdx(&mut out, text);
+    module_docs(&mut out, &root);
+    for (i, token) in tokens.iter().enumerate() {
+        token_rules(&mut out, &tokens, i, token);
+    }
+    doc_blocks(&mut out, &tokens);
+    for node in root.descendants() {
+        node_rules(&mut out, &node);
+    }
+    invariants(&mut out, &root);
+    // The kernel's own `#[allow(clippy::x)]`/`#[expect(clippy::x)]` covers our counterpart of x.
+    out.findings.retain(|f| {
+        let Some(lints) = crate::catalogue::rule(&f.rule).map(|r| r.clippy) else { return true };
+        let offset = ra_ap_syntax::TextSize::from(f.span.start.min(text.len()) as u32);
+        let token = root.token_at_offset(offset).right_biased();
+        let node = token.and_then(|t| t.parent());
+        !lints.iter().any(|lint| node.as_ref().is_some_and(|n| clippy_lint_allowed(n, lint)))
+    });
+    out.findings.sort_by(|a, b| (a.span.start, &a.rule).cmp(&(b.span.start, &b.rule)));
+    out.findings.dedup_by(|a, b| a.span.start == b.span.start && a.rule == b.rule);
+    let suppressions = suppress::parse(&root, &tokens, &index);
+    FileReport { findings: out.findings, suppressions, parse_failed: false }
+}
+
+struct Out<'a> {
+    cx: &'a FileContext,
+    index: &'a LineIndex<'a>,
+    findings: Vec<Finding>,
+}
+
+impl Out<'_> {
+    fn push_range(
+        &mut self,
+        rule: &str,
+        level: Level,
+        start: usize,
+        end: usize,
+        message: String,
+        help: Option<&str>,
+    ) {
+        self.findings.push(Finding {
+            file: self.cx.name.clone(),
+            span: self.index.span(start, end),
+            rule: rule.to_owned(),
+            level,
+            message,
+            help: help.map(str::to_owned),
+            origin: Origin::LintRules,
+        });
+    }
+
+    fn push(&mut self, rule: &str, start: usize, end: usize, message: String, help: Option<&str>) {
+        let level = crate::catalogue::rule(rule).map_or(Level::Error, |r| r.default_level);
+        self.push_range(rule, level, start, end, message, help);
+    }
+
+    fn push_token(&mut self, rule: &str, token: &SyntaxToken, message: String, help: Option<&str>) {
+        let r = token.text_range();
+        self.push(rule, r.start().into(), r.end().into(), message, help);
+    }
+
+    fn kernel_code(&self) -> bool {
+        self.cx.kind != FileKind::Host
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Token helpers.
+
+fn is_trivia(t: &SyntaxToken) -> bool {
+    matches!(t.kind(), SyntaxKind::WHITESPACE | SyntaxKind::COMMENT)
+}
+
+fn next_code(tokens: &[SyntaxToken], i: usize) -> Option<&SyntaxToken> {
+    tokens[i + 1..].iter().find(|t| !is_trivia(t))
+}
+
+fn prev_code(tokens: &[SyntaxToken], i: usize) -> Option<(usize, &SyntaxToken)> {
+    tokens[..i].iter().enumerate().rev().find(|(_, t)| !is_trivia(t))
+}
+
+fn in_token_tree(t: &SyntaxToken) -> bool {
+    t.parent_ancestors().any(|n| n.kind() == SyntaxKind::TOKEN_TREE)
+}
+
+/// The comments that count as preceding `tokens[i]`: those before its statement (the
+/// nearest ancestor that sits directly in a block, a module, a match or a struct literal) and
+/// those inside the statement before it. In a macro's token tree, where there are no
+/// statements, every comment back to the previous `;`, `{` or `}`.
+fn statement_comments(tokens: &[SyntaxToken], i: usize) -> Vec<&SyntaxToken> {
+    let t = &tokens[i];
+    let mut found = Vec::new();
+    if in_token_tree(t) {
+        for t in tokens[..i].iter().rev() {
+            match t.kind() {
+                SyntaxKind::COMMENT => found.push(t),
+                T![;] | T!['{'] | T!['}'] => break,
+                _ => {}
+            }
+        }
+        return found;
+    }
+    let anchor = t.parent_ancestors().find(|n| {
+        n.parent().is_some_and(|p| {
+            matches!(
+                p.kind(),
+                SyntaxKind::STMT_LIST
+                    | SyntaxKind::SOURCE_FILE
+                    | SyntaxKind::ITEM_LIST
+                    | SyntaxKind::ASSOC_ITEM_LIST
+                    | SyntaxKind::MATCH_ARM_LIST
+                    | SyntaxKind::RECORD_EXPR_FIELD_LIST
+            )
+        })
+    });
+    let Some(anchor) = anchor else { return found };
+    let start = anchor.text_range().start();
+    // Back from the unsafe token to the anchor's start, then on over the trivia before it.
+    let mut j = i;
+    while j > 0 {
+        j -= 1;
+        let p = &tokens[j];
+        let inside = p.text_range().start() >= start;
+        if p.kind() == SyntaxKind::COMMENT {
+            found.push(p);
+        } else if !inside && !matches!(p.kind(), SyntaxKind::WHITESPACE | T![..]) {
+            // `..` is part of a struct update's base (`..unsafe { zeroed() }`).
+            break;
+        }
+    }
+    found
+}
+
+fn plain_comment_text(t: &SyntaxToken) -> &str {
+    let text = t.text();
+    text.trim_start_matches('/').trim_start_matches('*').trim_start()
+}
+
+fn is_safety_comment(t: &SyntaxToken) -> bool {
+    ast::Comment::cast(t.clone()).is_some_and(|c| !c.is_doc())
+        && t.text().lines().any(|l| {
+            let l = l.trim_start().trim_start_matches('/').trim_start_matches('*').trim_start();
+            l.starts_with("SAFETY:")
+        })
+}
+
+fn is_safety_todo(t: &SyntaxToken) -> bool {
+    t.text().lines().any(|l| {
+        let l = l.trim_start().trim_start_matches('/').trim_start_matches('*').trim_start();
+        l.strip_prefix("SAFETY:").is_some_and(is_todo)
+    })
+}
+
+/// Whether the text after `SAFETY:` is a TODO placeholder.
+fn is_todo(rest: &str) -> bool {
+    let rest = rest.trim_start();
+    rest.len() >= 4
+        && rest[..4].eq_ignore_ascii_case("todo")
+        && !rest[4..].starts_with(|c: char| c.is_alphanumeric())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Contexts.
+
+fn has_attr_named(node: &SyntaxNode, pred: &dyn Fn(&ast::Attr) -> bool) -> bool {
+    ast::AnyHasAttrs::cast(node.clone()).is_some_and(|n| n.attrs().any(|a| pred(&a)))
+}
+
+fn is_test_attr(a: &ast::Attr) -> bool {
+    let (name, tt) = attr_parts(a);
+    match name.as_str() {
+        "test" | "kunit_tests" | "macros::kunit_tests" => true,
+        "cfg" => {
+            tt.split(|c: char| !c.is_alphanumeric() && c != '_').any(|w| w == "test")
+                && !tt.contains("not(test")
+        }
+        _ => false,
+    }
+}
+
+/// An attribute's path and the rest (`cfg`, `(test)`), from its text.
+fn attr_parts(a: &ast::Attr) -> (String, String) {
+    let text = a.syntax().text().to_string();
+    let inner = text.trim_start_matches('#').trim_start_matches('!').trim();
+    let inner = inner.strip_prefix('[').unwrap_or(inner);
+    let inner = inner.strip_suffix(']').unwrap_or(inner).trim();
+    let end = inner.find(['(', '=', ' ']).unwrap_or(inner.len());
+    (inner[..end].to_owned(), inner[end..].to_owned())
+}
+
+/// Whether `node` (a token's parent) is inside test code: an item with `#[test]`,
+/// `#[cfg(test)]` or `#[kunit_tests(...)]`.
+fn in_test(node: &SyntaxNode) -> bool {
+    node.ancestors().any(|n| has_attr_named(&n, &is_test_attr))
+}
+
+/// Whether a token is evaluated at compile time: in a `const` or `static` item, a `const fn`,
+/// a `const` block or a const generic argument; inside a macro's token tree, in a statement
+/// that starts with `const` or `static`.
+fn in_const(tokens: &[SyntaxToken], i: usize) -> bool {
+    let t = &tokens[i];
+    for n in t.parent_ancestors() {
+        match n.kind() {
+            SyntaxKind::CONST | SyntaxKind::STATIC | SyntaxKind::CONST_ARG => return true,
+            SyntaxKind::CONST_PARAM => return true,
+            SyntaxKind::FN => {
+                return ast::Fn::cast(n).is_some_and(|f| f.const_token().is_some());
+            }
+            SyntaxKind::BLOCK_EXPR
+                if ast::BlockExpr::cast(n.clone()).is_some_and(|b| b.const_token().is_some()) =>
+            {
+                return true;
+            }
+            _ => {}
+        }
+    }
+    in_token_tree(t) && token_tree_statement_is_const(tokens, i)
+}
+
+fn token_tree_statement_is_const(tokens: &[SyntaxToken], i: usize) -> bool {
+    let mut depth = 0usize;
+    let mut j = i;
+    while j > 0 {
+        j -= 1;
+        let t = &tokens[j];
+        if is_trivia(t) {
+            continue;
+        }
+        match t.kind() {
+            T![')'] | T![']'] | T!['}'] => depth += 1,
+            T!['('] | T!['['] | T!['{'] => {
+                if depth > 0 {
+                    depth -= 1;
+                } else if t.kind() == T!['{'] {
+                    // An enclosing block ends the statement, unless it is an expression's
+                    // braces (`match x {`, `Foo {`).
+                    let before = prev_code(tokens, j).map(|(_, p)| p.kind());
+                    if matches!(before, None | Some(T![=>] | T![;] | T!['{'] | T![,])) {
+                        return false;
+                    }
+                }
+            }
+            T![;] if depth == 0 => return false,
+            // `*const T` is a pointer type, not a constant.
+            T![const] | T![static]
+                if depth == 0 && prev_code(tokens, j).is_none_or(|(_, p)| p.kind() != T![*]) =>
+            {
+                return true;
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The name of a `panic!`-like macro or `unwrap`/`expect` call at `tokens[i]`, if it is one.
+fn panicking(tokens: &[SyntaxToken], i: usize, asserts: bool) -> Option<&'static str> {
+    let t = &tokens[i];
+    if t.kind() != SyntaxKind::IDENT {
+        return None;
+    }
+    let next = next_code(tokens, i).map(|n| n.kind());
+    let prev = prev_code(tokens, i).map(|(_, p)| p.kind());
+    match t.text() {
+        "unwrap" if prev == Some(T![.]) && next == Some(T!['(']) => {
+            let j = tokens[i + 1..].iter().position(|n| !is_trivia(n))? + i + 1;
+            (next_code(tokens, j).map(|n| n.kind()) == Some(T![')'])).then_some("unwrap()")
+        }
+        "expect" if prev == Some(T![.]) && next == Some(T!['(']) => Some("expect()"),
+        "panic" if next == Some(T![!]) && is_placeholder_panic(tokens, i) => None,
+        name if next == Some(T![!]) && prev != Some(T![!]) => {
+            // `macro_rules! panic` defines, it does not call.
+            let m = match name {
+                "panic" => "panic!",
+                "todo" => "todo!",
+                "unimplemented" => "unimplemented!",
+                "assert" if asserts => "assert!",
+                "assert_eq" if asserts => "assert_eq!",
+                "assert_ne" if asserts => "assert_ne!",
+                "unreachable" if asserts => "unreachable!",
+                _ => return None,
+            };
+            Some(m)
+        }
+        _ => None,
+    }
+}
+
+/// `panic!()` without a message in a `macro_rules!` body: a value of type `!` that fills a
+/// place for type checking (pin-init's never-run closures), not a panic that runs.
+fn is_placeholder_panic(tokens: &[SyntaxToken], i: usize) -> bool {
+    let in_macro_rules = tokens[i].parent_ancestors().any(|n| n.kind() == SyntaxKind::MACRO_RULES);
+    let rest: Vec<SyntaxKind> =
+        tokens[i + 1..].iter().filter(|t| !is_trivia(t)).take(3).map(|t| t.kind()).collect();
+    in_macro_rules && rest == [T![!], T!['('], T![')']]
+}
+
+/// Whether the item around `node` says (with `#[allow]` or `#[expect]`) that it breaks the
+/// clippy lint `lint`: the kernel's own reviewed exception, which our counterpart respects.
+fn clippy_lint_allowed(node: &SyntaxNode, lint: &str) -> bool {
+    node.ancestors().any(|n| {
+        has_attr_named(&n, &|a| {
+            let (name, rest) = attr_parts(a);
+            matches!(name.as_str(), "allow" | "expect")
+                && rest.split([',', '(', ')']).any(|w| w.trim() == lint)
+        })
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// File rules.
+
+fn spdx(out: &mut Out<'_>, text: &str) {
+    let first = text.lines().next().unwrap_or("");
+    if !first.trim_start().starts_with("// SPDX-License-Identifier:") {
+        out.push(
+            "spdx",
+            0,
+            first.len(),
+            "the first line is not an SPDX license identifier".to_owned(),
+            Some("start the file with `// SPDX-License-Identifier: GPL-2.0` (or its license)"),
+        );
+    }
+}
+
+fn module_docs(out: &mut Out<'_>, root: &SyntaxNode) {
+    let has_docs = root.children_with_tokens().any(|e| {
+        e.as_token().and_then(|t| ast::Comment::cast(t.clone())).is_some_and(|c| c.is_inner())
+    }) || ast::SourceFile::cast(root.clone()).is_some_and(|f| {
+        f.attrs().any(|a| a.excl_token().is_some() && a.simple_name().as_deref() == Some("doc"))
+    });
+    if !has_docs {
+        out.push(
+            "module-docs",
+            0,
+            0,
+            "the file has no `//!` documentation".to_owned(),
+            Some("say what the module (or crate) is for in a `//!` comment after the SPDX line"),
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Token rules.
+
+const MAPPED_C_TYPES: &[&str] = &[
+    "c_char",
+    "c_schar",
+    "c_uchar",
+    "c_short",
+    "c_ushort",
+    "c_int",
+    "c_uint",
+    "c_long",
+    "c_ulong",
+    "c_longlong",
+    "c_ulonglong",
+];
+
+fn token_rules(out: &mut Out<'_>, tokens: &[SyntaxToken], i: usize, t: &SyntaxToken) {
+    match t.kind() {
+        T![unsafe] => {
+            let next = next_code(tokens, i).map(|n| n.kind());
+            if !matches!(next, Some(T!['{'] | T![impl])) {
+                return;
+            }
+            let comments = statement_comments(tokens, i);
+            let what = if next == Some(T![impl]) { "`unsafe impl`" } else { "`unsafe` block" };
+            if !comments.iter().any(|c| is_safety_comment(c)) {
+                out.push_token(
+                    "safety-comment",
+                    t,
+                    format!("{what} without a preceding `// SAFETY:` comment"),
+                    Some("say why it is sound in a `// SAFETY:` comment just before it"),
+                );
+            }
+        }
+        SyntaxKind::COMMENT if is_safety_comment(t) && is_safety_todo(t) => {
+            out.push_token(
+                "safety-todo",
+                t,
+                "`// SAFETY: TODO` placeholder instead of a justification".to_owned(),
+                Some("write why the `unsafe` code is sound"),
+            );
+        }
+        SyntaxKind::FLOAT_NUMBER if out.kernel_code() => {
+            out.push_token("no-float", t, format!("floating-point literal `{}`", t.text()), None);
+        }
+        SyntaxKind::INT_NUMBER if out.kernel_code() => {
+            let s = t.text();
+            if !s.starts_with("0x") && (s.ends_with("f32") || s.ends_with("f64")) {
+                out.push_token("no-float", t, format!("floating-point literal `{s}`"), None);
+            }
+        }
+        SyntaxKind::IDENT => ident_rules(out, tokens, i, t),
+        _ => {}
+    }
+}
+
+fn ident_rules(out: &mut Out<'_>, tokens: &[SyntaxToken], i: usize, t: &SyntaxToken) {
+    let text = t.text();
+    if out.kernel_code()
+        && (text == "f32" || text == "f64")
+        && !in_token_tree(t)
+        && !impl_self_type(t)
+    {
+        out.push_token("no-float", t, format!("floating-point type `{text}`"), None);
+    }
+    if out.kernel_code()
+        && let Some(what) = panicking(tokens, i, false)
+        && !t.parent().is_some_and(|p| in_test(&p))
+        && !in_const(tokens, i)
+        && !in_macro_rules_matcher(t)
+    {
+        out.push_token(
+            "no-panic",
+            t,
+            format!("`{what}` in kernel code"),
+            Some("return an error instead (`?`, `ok_or(EINVAL)?`); a panic takes the kernel down"),
+        );
+    }
+    if out.cx.kind == FileKind::Leaf && text == "bindings" {
+        let prev = prev_code(tokens, i);
+        let next = next_code(tokens, i).map(|n| n.kind());
+        let via_kernel = prev.is_some_and(|(j, p)| {
+            p.kind() == T![::] && prev_code(tokens, j).is_some_and(|(_, k)| k.text() == "kernel")
+        });
+        let bare = prev.is_none_or(|(_, p)| p.kind() != T![::] && p.kind() != T![.])
+            && next == Some(T![::]);
+        let in_use_list = prev.is_some_and(|(_, p)| matches!(p.kind(), T!['{'] | T![,]))
+            && t.parent_ancestors().any(|n| n.kind() == SyntaxKind::USE);
+        if via_kernel || bare || in_use_list {
+            out.push_token(
+                "leaf-bindings",
+                t,
+                "a leaf module uses the C `bindings` directly".to_owned(),
+                Some("use (or add) a safe abstraction in the `kernel` crate"),
+            );
+        }
+    }
+    if out.kernel_code() && !out.cx.is_ffi_crate && text == "ffi" {
+        let prev = prev_code(tokens, i);
+        let from_core = prev.is_some_and(|(j, p)| {
+            p.kind() == T![::] && prev_code(tokens, j).is_some_and(|(_, k)| k.text() == "core")
+        });
+        if from_core && next_code(tokens, i).map(|n| n.kind()) == Some(T![::]) {
+            // `core::ffi::c_int` or `core::ffi::{c_int, c_void}`.
+            let rest: Vec<&SyntaxToken> =
+                tokens[i + 1..].iter().filter(|t| !is_trivia(t)).take(64).collect();
+            let names: Vec<&str> = match rest.get(1).map(|t| t.kind()) {
+                Some(T!['{']) => {
+                    rest[2..].iter().take_while(|t| t.kind() != T!['}']).map(|t| t.text()).collect()
+                }
+                _ => rest.get(1).map(|t| t.text()).into_iter().collect(),
+            };
+            let mapped: Vec<&str> =
+                names.into_iter().filter(|n| MAPPED_C_TYPES.contains(n)).collect();
+            if !mapped.is_empty() {
+                out.push_token(
+                    "core-ffi-types",
+                    t,
+                    format!(
+                        "C type{} `{}` taken from `core::ffi`, not the kernel's `ffi` crate",
+                        if mapped.len() > 1 { "s" } else { "" },
+                        mapped.join("`, `")
+                    ),
+                    Some("use `kernel::ffi` (or `crate::ffi` in the kernel crate): the kernel maps some C types differently"),
+                );
+            }
+        }
+    }
+}
+
+/// Whether a token is in the self type of an `impl` (`unsafe impl Zeroable for f32 {}`):
+/// implementing a trait for a float type does not use floating point.
+fn impl_self_type(t: &SyntaxToken) -> bool {
+    t.parent_ancestors()
+        .find_map(ast::Impl::cast)
+        .and_then(|i| i.self_ty())
+        .is_some_and(|ty| ty.syntax().text_range().contains_range(t.text_range()))
+}
+
+/// Whether a token is in the matcher (left-hand side) of a `macro_rules!` arm, where
+/// `$e:expr` fragments are not calls.
+fn in_macro_rules_matcher(t: &SyntaxToken) -> bool {
+    // Matchers only contain fragments; a call there needs `.unwrap()` written literally, which
+    // only happens in the transcriber. Kept for clarity: the transcriber is checked.
+    let _ = t;
+    false
+}
+
+// ---------------------------------------------------------------------------------------------
+// Documentation rules.
+
+/// A run of doc comments of one item (or module), with their text stripped of the prefix.
+struct DocBlock<'t> {
+    tokens: Vec<&'t SyntaxToken>,
+}
+
+impl DocBlock<'_> {
+    fn lines(&self) -> Vec<(String, &SyntaxToken)> {
+        let mut lines = Vec::new();
+        for t in &self.tokens {
+            let c = ast::Comment::cast((*t).clone()).expect("doc comments only");
+            let (text, _) = c.doc_comment().unwrap_or(("", 0.into()));
+            if text.trim().is_empty() {
+                lines.push((String::new(), *t));
+            }
+            for l in text.lines() {
+                lines.push((l.strip_prefix(' ').unwrap_or(l).to_owned(), *t));
+            }
+        }
+        lines
+    }
+}
+
+fn doc_blocks(out: &mut Out<'_>, tokens: &[SyntaxToken]) {
+    let mut blocks: Vec<DocBlock<'_>> = Vec::new();
+    let mut current: Option<(bool, DocBlock<'_>)> = None;
+    for t in tokens {
+        let doc = ast::Comment::cast(t.clone()).filter(|c| c.is_doc());
+        match (doc, &mut current) {
+            (Some(c), Some((inner, block))) if c.is_inner() == *inner => block.tokens.push(t),
+            (Some(c), _) => {
+                if let Some((_, b)) = current.take() {
+                    blocks.push(b);
+                }
+                current = Some((c.is_inner(), DocBlock { tokens: vec![t] }));
+            }
+            (None, Some(_)) if t.kind() == SyntaxKind::WHITESPACE => {}
+            (None, _) => {
+                if let Some((_, b)) = current.take() {
+                    blocks.push(b);
+                }
+            }
+        }
+    }
+    if let Some((_, b)) = current.take() {
+        blocks.push(b);
+    }
+    for block in &blocks {
+        let lines = block.lines();
+        srctree_links(out, &lines);
+        first_sentence(out, &lines);
+        doctests(out, &lines);
+    }
+}
+
+/// Whether a code fence's info string (after the backticks) is a Rust doctest that is built:
+/// rustdoc's default, `rust`, `no_run`, `should_panic`, `edition20xx`; not `ignore`, `text`,
+/// `compile_fail` or another language.
+fn is_built_doctest(info: &str) -> bool {
+    info.split([',', ' '])
+        .map(str::trim)
+        .filter(|w| !w.is_empty())
+        .all(|w| matches!(w, "rust" | "no_run" | "should_panic") || w.starts_with("edition"))
+}
+
+/// The `unsafe` rule in doctests: each built code block, with rustdoc's hidden `# ` lines
+/// shown, is parsed as a function body and checked like code (doctests are kernel code: they
+/// run as KUnit tests, and readers copy them).
+fn doctests(out: &mut Out<'_>, lines: &[(String, &SyntaxToken)]) {
+    let mut k = 0;
+    while k < lines.len() {
+        let fence = lines[k].0.trim_start();
+        let Some(info) = fence.strip_prefix("```") else {
+            k += 1;
+            continue;
+        };
+        let end = lines[k + 1..]
+            .iter()
+            .position(|(l, _)| l.trim_start().starts_with("```"))
+            .map_or(lines.len(), |e| k + 1 + e);
+        if is_built_doctest(info) {
+            doctest(out, &lines[k + 1..end]);
+        }
+        k = end + 1;
+    }
+}
+
+fn doctest(out: &mut Out<'_>, lines: &[(String, &SyntaxToken)]) {
+    const PRELUDE: &str = "fn __doctest() {\n";
+    let code: Vec<&str> = lines
+        .iter()
+        .map(|(l, _)| {
+            let t = l.trim_start();
+            if t == "#" {
+                ""
+            } else if let Some(rest) = t.strip_prefix("# ") {
+                rest
+            } else {
+                l.as_str()
+            }
+        })
+        .collect();
+    let text = format!("{PRELUDE}{}\n}}\n", code.join("\n"));
+    let parse = SourceFile::parse(&text, Edition::Edition2021);
+    if !parse.errors().is_empty() {
+        // rustdoc would not build it either (or it relies on macros we cannot see); skip it.
+        return;
+    }
+    let index = LineIndex::new(&text);
+    let tokens: Vec<SyntaxToken> =
+        parse.tree().syntax().descendants_with_tokens().filter_map(|e| e.into_token()).collect();
+    for (i, t) in tokens.iter().enumerate() {
+        if t.kind() != T![unsafe] {
+            continue;
+        }
+        let next = next_code(&tokens, i).map(|n| n.kind());
+        if !matches!(next, Some(T!['{'] | T![impl])) {
+            continue;
+        }
+        if statement_comments(&tokens, i).iter().any(|c| is_safety_comment(c)) {
+            continue;
+        }
+        // Back to the doc comment line it came from.
+        let (line, col) = index.line_col(t.text_range().start().into());
+        let Some((_, token)) = lines.get(line - 2) else { continue };
+        let src = token.text();
+        let at = src.find(code[line - 2]).map_or(0, |a| a + (col - 1));
+        let start = usize::from(token.text_range().start()) + at.min(src.len());
+        let what = if next == Some(T![impl]) { "`unsafe impl`" } else { "`unsafe` block" };
+        out.push(
+            "safety-comment",
+            start,
+            start + "unsafe".len().min(src.len() - at.min(src.len())),
+            format!("{what} without a preceding `// SAFETY:` comment (in a doctest)"),
+            Some("doctests are code too: say why it is sound in a `// SAFETY:` comment"),
+        );
+    }
+}
+
+fn srctree_links(out: &mut Out<'_>, lines: &[(String, &SyntaxToken)]) {
+    let all: String = lines.iter().map(|(l, _)| l.as_str()).collect::<Vec<_>>().join("\n");
+    let mut in_code = false;
+    for (line, token) in lines {
+        if line.trim_start().starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        if in_code {
+            // Doctests are kernel code too (they run as KUnit tests).
+            let code = line.trim_start().trim_start_matches('#').trim_start();
+            if let Some(rest) = code.strip_prefix("// SAFETY:")
+                && is_todo(rest)
+            {
+                out.push_token(
+                    "safety-todo",
+                    token,
+                    "`// SAFETY: TODO` placeholder in a doctest".to_owned(),
+                    Some("write why the `unsafe` code is sound; readers copy examples"),
+                );
+            }
+            continue;
+        }
+        for path in c_header_paths(line) {
+            if path.at > 0 && line[..path.at].ends_with("srctree/") {
+                continue;
+            }
+            if all.contains(&format!("srctree/{}", path.text)) {
+                continue;
+            }
+            let r = token.text_range();
+            let offset = token.text().find(path.text).unwrap_or(0);
+            let start = usize::from(r.start()) + offset;
+            out.push(
+                "srctree-links",
+                start,
+                start + path.text.len(),
+                format!("C header `{}` is not linked with `srctree/`", path.text),
+                Some("link it: [`include/linux/foo.h`](srctree/include/linux/foo.h)"),
+            );
+        }
+    }
+}
+
+struct HeaderPath<'a> {
+    at: usize,
+    text: &'a str,
+}
+
+/// Paths of C headers (`include/linux/foo.h`, `arch/x86/include/asm/foo.h`) in a line.
+fn c_header_paths(line: &str) -> Vec<HeaderPath<'_>> {
+    let is_path_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '/' | '.' | '-');
+    let mut found = Vec::new();
+    let mut search = 0;
+    while let Some(rel) = line[search..].find("include/") {
+        let mut at = search + rel;
+        // Back up over `arch/x86/` and the like.
+        while at > 0 && line[..at].chars().next_back().is_some_and(is_path_char) {
+            at -= 1;
+        }
+        if line[at..].starts_with("srctree/") {
+            at += "srctree/".len();
+        }
+        let end = line[at..].find(|c: char| !is_path_char(c)).map_or(line.len(), |e| at + e);
+        let text = line[at..end].trim_end_matches('.');
+        if text.ends_with(".h") && (text.starts_with("include/") || text.starts_with("arch/")) {
+            found.push(HeaderPath { at, text });
+        }
+        search = end.max(search + rel + 8);
+    }
+    found
+}
+
+const ABBREVIATIONS: &[&str] = &["e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "Mr.", "Dr."];
+
+fn first_sentence(out: &mut Out<'_>, lines: &[(String, &SyntaxToken)]) {
+    let mut para = Vec::new();
+    for (line, token) in lines {
+        let l = line.trim();
+        if l.is_empty() || l.starts_with('#') || l.starts_with("```") {
+            break;
+        }
+        para.push((l, *token));
+    }
+    let Some(&(_, first_token)) = para.first() else { return };
+    let text: String = para.iter().map(|(l, _)| *l).collect::<Vec<_>>().join(" ");
+    let plain = strip_code_and_links(&text);
+    let sentences = sentence_ends(&plain);
+    if sentences > 1 {
+        let r = first_token.text_range();
+        let end = para.last().map_or(r.end(), |(_, t)| t.text_range().end());
+        out.push(
+            "doc-first-sentence",
+            r.start().into(),
+            end.into(),
+            format!("the first paragraph of the documentation has {sentences} sentences"),
+            Some("make the first paragraph one sentence saying what the item does; move the rest to a new paragraph"),
+        );
+    }
+}
+
+/// Text with code spans and link destinations replaced by a placeholder word.
+fn strip_code_and_links(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '`' => {
+                for d in chars.by_ref() {
+                    if d == '`' {
+                        break;
+                    }
+                }
+                out.push_str("code");
+            }
+            ']' if chars.peek() == Some(&'(') => {
+                out.push(']');
+                for d in chars.by_ref() {
+                    if d == ')' {
+                        break;
+                    }
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// The number of sentences: ends are `.`, `!` or `?` followed by a space and a capital letter
+/// (or the end of the text), not after a known abbreviation.
+fn sentence_ends(text: &str) -> usize {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let mut count = 0;
+    for (k, w) in words.iter().enumerate() {
+        let ends = w.ends_with(['.', '!', '?']) && !w.ends_with("..");
+        if !ends || ABBREVIATIONS.iter().any(|a| w.ends_with(a)) {
+            continue;
+        }
+        // A one-letter word (an initial, an enumeration) does not end a sentence.
+        if w.trim_end_matches(['.', '!', '?']).chars().count() <= 1 {
+            continue;
+        }
+        match words.get(k + 1) {
+            None => count += 1,
+            Some(next) if next.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit()) => {
+                count += 1
+            }
+            Some(_) => {}
+        }
+    }
+    // A paragraph without a final period is still one sentence.
+    if !text.trim_end().ends_with(['.', '!', '?']) && !text.trim().is_empty() {
+        count += 1;
+    }
+    count
+}
+
+/// The doc text of an item: `///` comments and `#[doc = "..."]` attributes.
+fn item_docs(node: &SyntaxNode) -> String {
+    let mut text = String::new();
+    for e in node.children_with_tokens() {
+        if let Some(c) = e.as_token().and_then(|t| ast::Comment::cast(t.clone()))
+            && c.is_outer()
+        {
+            text.push_str(c.doc_comment().map_or("", |(s, _)| s));
+            text.push('\n');
+        }
+    }
+    if let Some(n) = ast::AnyHasAttrs::cast(node.clone()) {
+        for a in n.attrs() {
+            let (name, rest) = attr_parts(&a);
+            if name == "doc"
+                && let Some(value) = rest.trim().strip_prefix('=')
+            {
+                text.push_str(value.trim().trim_matches('"'));
+                text.push('\n');
+            }
+        }
+    }
+    text
+}
+
+fn has_section(docs: &str, name: &str) -> bool {
+    docs.lines().any(|l| l.trim() == format!("# {name}"))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Node rules.
+
+fn node_rules(out: &mut Out<'_>, node: &SyntaxNode) {
+    match node.kind() {
+        SyntaxKind::FN => {
+            if let Some(f) = ast::Fn::cast(node.clone()) {
+                fn_docs(out, &f);
+            }
+        }
+        SyntaxKind::TRAIT => {
+            if let Some(t) = ast::Trait::cast(node.clone())
+                && t.unsafe_token().is_some()
+                && t.visibility().is_some()
+                && !has_section(&item_docs(node), "Safety")
+            {
+                let name = t.name().map_or(node.text_range(), |n| n.syntax().text_range());
+                out.push(
+                    "safety-section",
+                    name.start().into(),
+                    name.end().into(),
+                    format!(
+                        "public `unsafe trait {}` without a `# Safety` section",
+                        t.name().map(|n| n.text().to_string()).unwrap_or_default()
+                    ),
+                    Some("document what implementors must uphold under `# Safety`"),
+                );
+            }
+        }
+        SyntaxKind::ATTR => {
+            if let Some(a) = ast::Attr::cast(node.clone()) {
+                allow_attr(out, &a);
+            }
+        }
+        SyntaxKind::CALL_EXPR if out.kernel_code() => {
+            if let Some(c) = ast::CallExpr::cast(node.clone()) {
+                alloc_call(out, &c);
+            }
+        }
+        SyntaxKind::METHOD_CALL_EXPR if out.kernel_code() => {
+            if let Some(m) = ast::MethodCallExpr::cast(node.clone()) {
+                alloc_method(out, &m);
+            }
+        }
+        SyntaxKind::MACRO_CALL if out.kernel_code() => {
+            if let Some(m) = ast::MacroCall::cast(node.clone())
+                && let Some(name) = m.path().and_then(|p| p.segment()).map(|s| s.to_string())
+                && (name == "vec" || name == "format")
+            {
+                let r = node.text_range();
+                out.push(
+                    "infallible-alloc",
+                    r.start().into(),
+                    r.end().into(),
+                    format!("`{name}!` allocates infallibly"),
+                    Some(if name == "vec" {
+                        "build a `KVec` with `KVec::with_capacity(n, GFP_KERNEL)?` and `push(x, GFP_KERNEL)?`"
+                    } else {
+                        "use `CString::try_from_fmt(fmt!(...))?`"
+                    }),
+                );
+            }
+        }
+        SyntaxKind::USE_TREE_LIST => {
+            vertical_imports(out, node);
+        }
+        _ => {}
+    }
+}
+
+fn is_trait_impl_item(node: &SyntaxNode) -> bool {
+    node.parent()
+        .and_then(|p| p.parent())
+        .and_then(ast::Impl::cast)
+        .is_some_and(|i| i.trait_().is_some())
+}
+
+fn in_pub_trait(node: &SyntaxNode) -> Option<bool> {
+    let t = node.parent().and_then(|p| p.parent()).and_then(ast::Trait::cast)?;
+    Some(t.visibility().is_some())
+}
+
+fn fn_docs(out: &mut Out<'_>, f: &ast::Fn) {
+    let node = f.syntax();
+    let public = match in_pub_trait(node) {
+        Some(trait_public) => trait_public,
+        None => f.visibility().is_some() && !is_trait_impl_item(node),
+    };
+    if !public || in_test(node) {
+        return;
+    }
+    let Some(name) = f.name() else { return };
+    let nr = name.syntax().text_range();
+    let docs = item_docs(node);
+    if f.unsafe_token().is_some() && !has_section(&docs, "Safety") {
+        out.push(
+            "safety-section",
+            nr.start().into(),
+            nr.end().into(),
+            format!("public `unsafe fn {}` without a `# Safety` section", name.text()),
+            Some("document the caller's obligations under `# Safety`"),
+        );
+    }
+    if !out.kernel_code() || f.const_token().is_some() || has_section(&docs, "Panics") {
+        return;
+    }
+    let Some(body) = f.body() else { return };
+    let tokens: Vec<SyntaxToken> =
+        body.syntax().descendants_with_tokens().filter_map(|e| e.into_token()).collect();
+    for (i, t) in tokens.iter().enumerate() {
+        let nested_item = t.parent_ancestors().take_while(|n| n != body.syntax()).any(|n| {
+            matches!(n.kind(), SyntaxKind::FN | SyntaxKind::CONST | SyntaxKind::STATIC)
+                || ast::BlockExpr::cast(n).is_some_and(|b| b.const_token().is_some())
+        });
+        if nested_item || in_const(&tokens, i) {
+            continue;
+        }
+        // A panic point whose statement has a comment (saying why it cannot fail, such as a
+        // type invariant) is the author's claim that there is no panic to document.
+        if let Some(what) = panicking(&tokens, i, true)
+            && !statement_comments(&tokens, i)
+                .iter()
+                .any(|c| ast::Comment::cast((*c).clone()).is_some_and(|c| !c.is_doc()))
+        {
+            out.push(
+                "panics-section",
+                nr.start().into(),
+                nr.end().into(),
+                format!(
+                    "public `fn {}` can panic (`{what}` on line {}) but has no `# Panics` section",
+                    name.text(),
+                    out.index.line_col(t.text_range().start().into()).0
+                ),
+                Some("say when it panics under `# Panics`, or make it fallible"),
+            );
+            return;
+        }
+    }
+}
+
+/// Whether a non-doc comment sits on the line just before `node` (no blank line between).
+fn comment_just_before(node: &SyntaxNode) -> bool {
+    let mut prev = node.prev_sibling_or_token();
+    if let Some(ws) =
+        prev.as_ref().and_then(|e| e.as_token()).filter(|t| t.kind() == SyntaxKind::WHITESPACE)
+    {
+        if ws.text().matches('\n').count() > 1 {
+            return false;
+        }
+        prev = ws.prev_sibling_or_token();
+    }
+    prev.and_then(|e| e.into_token()).and_then(ast::Comment::cast).is_some_and(|c| !c.is_doc())
+}
+
+fn allow_attr(out: &mut Out<'_>, a: &ast::Attr) {
+    if a.simple_name().as_deref() != Some("allow")
+        || in_token_tree(&a.syntax().first_token().unwrap())
+    {
+        return;
+    }
+    let node = a.syntax();
+    // The owner: conditional compilation there makes `allow` the right choice.
+    let owner = node.parent();
+    let conditional = owner.as_ref().is_some_and(|o| {
+        has_attr_named(o, &|a| matches!(a.simple_name().as_deref(), Some("cfg" | "cfg_attr")))
+    });
+    // A comment on the same line or just before says why it is an `allow`.
+    let explained = node
+        .siblings_with_tokens(ra_ap_syntax::Direction::Next)
+        .skip(1)
+        .take_while(|e| {
+            e.as_token().is_some_and(|t| {
+                t.kind() == SyntaxKind::WHITESPACE && !t.text().contains('\n')
+                    || t.kind() == SyntaxKind::COMMENT
+            })
+        })
+        .any(|e| e.kind() == SyntaxKind::COMMENT)
+        || comment_just_before(node);
+    if conditional || explained {
+        return;
+    }
+    let r = node.text_range();
+    out.push(
+        "expect-over-allow",
+        r.start().into(),
+        r.end().into(),
+        "`#[allow]` where `#[expect]` would say when the lint stops firing".to_owned(),
+        Some("use `#[expect(...)]`; keep `allow` only under `cfg` or in macros (and then say why)"),
+    );
+}
+
+const BOX_LIKE: &[&str] = &["Box", "KBox", "VBox", "KVBox", "Arc", "UniqueArc", "Rc"];
+const VEC_LIKE: &[&str] = &["Vec", "KVec", "VVec", "KVVec", "String"];
+
+fn alloc_call(out: &mut Out<'_>, c: &ast::CallExpr) {
+    let Some(ast::Expr::PathExpr(p)) = c.expr() else { return };
+    let Some(path) = p.path() else { return };
+    let segs: Vec<String> = path
+        .segments()
+        .map(|s| s.name_ref().map(|n| n.text().to_string()).unwrap_or_default())
+        .collect();
+    let args = c.arg_list().map_or(0, |a| a.args().count());
+    let [.., ty, func] = segs.as_slice() else { return };
+    let infallible = (BOX_LIKE.contains(&ty.as_str())
+        && matches!(func.as_str(), "new" | "pin" | "new_uninit")
+        && args == usize::from(func != "new_uninit"))
+        || (VEC_LIKE.contains(&ty.as_str()) && func == "with_capacity" && args == 1);
+    if infallible {
+        let r = c.syntax().text_range();
+        out.push(
+            "infallible-alloc",
+            r.start().into(),
+            r.end().into(),
+            format!("`{ty}::{func}` without allocation flags"),
+            Some("pass flags and handle the error: `KBox::new(x, GFP_KERNEL)?`"),
+        );
+    }
+}
+
+fn alloc_method(out: &mut Out<'_>, m: &ast::MethodCallExpr) {
+    let Some(name) = m.name_ref() else { return };
+    let args = m.arg_list().map_or(0, |a| a.args().count());
+    let infallible = match name.text().to_string().as_str() {
+        "push" | "extend_from_slice" | "reserve" => args == 1,
+        "to_vec" => args == 0,
+        _ => false,
+    };
+    if infallible {
+        let r = name.syntax().text_range();
+        out.push(
+            "infallible-alloc",
+            r.start().into(),
+            r.end().into(),
+            format!("`.{}()` without allocation flags", name.text()),
+            Some("the kernel's `KVec` methods take flags and return `Result`: `v.push(x, GFP_KERNEL)?`"),
+        );
+    }
+}
+
+fn vertical_imports(out: &mut Out<'_>, node: &SyntaxNode) {
+    let Some(list) = ast::UseTreeList::cast(node.clone()) else { return };
+    let trees: Vec<ast::UseTree> = list.use_trees().collect();
+    if trees.len() < 2 {
+        return;
+    }
+    let lines: Vec<usize> = trees
+        .iter()
+        .map(|t| out.index.line_col(t.syntax().text_range().start().into()).0)
+        .collect();
+    let mut sorted = lines.clone();
+    sorted.dedup();
+    if sorted.len() != lines.len() {
+        let r = node.text_range();
+        out.push(
+            "vertical-imports",
+            r.start().into(),
+            r.end().into(),
+            "several imports on one line".to_owned(),
+            Some("put one import per line, with a `//` after the last to keep rustfmt from joining them"),
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Invariants.
+
+fn invariants(out: &mut Out<'_>, root: &SyntaxNode) {
+    if !out.kernel_code() {
+        return;
+    }
+    let mut names: Vec<(String, bool)> = Vec::new();
+    for node in root.descendants() {
+        let (name, tuple) = match node.kind() {
+            SyntaxKind::STRUCT => {
+                let s = ast::Struct::cast(node.clone()).expect("kind checked");
+                let tuple = matches!(s.kind(), ast::StructKind::Tuple(_));
+                (s.name(), tuple)
+            }
+            _ => continue,
+        };
+        if let Some(name) = name
+            && has_section(&item_docs(&node), "Invariants")
+        {
+            names.push((name.text().to_string(), tuple));
+        }
+    }
+    if names.is_empty() {
+        return;
+    }
+    for node in root.descendants() {
+        let (path, is_call) = match node.kind() {
+            SyntaxKind::RECORD_EXPR => {
+                (ast::RecordExpr::cast(node.clone()).and_then(|r| r.path()), false)
+            }
+            SyntaxKind::CALL_EXPR => {
+                let c = ast::CallExpr::cast(node.clone()).expect("kind checked");
+                match c.expr() {
+                    Some(ast::Expr::PathExpr(p)) => (p.path(), true),
+                    _ => continue,
+                }
+            }
+            _ => continue,
+        };
+        let Some(path) = path else { continue };
+        let Some(last) = path.segment().map(|s| s.to_string()) else { continue };
+        let ty = if last == "Self" { impl_self_name(&node) } else { Some(last) };
+        let Some(ty) = ty else { continue };
+        let Some(&(_, tuple)) = names.iter().find(|(n, _)| *n == ty) else { continue };
+        if is_call != tuple || in_test(&node) {
+            continue;
+        }
+        // The `// INVARIANT:` comment may be anywhere before it in the function, or inside it
+        // (before a field).
+        let Some(func) = node.ancestors().find(|n| n.kind() == SyntaxKind::FN) else { continue };
+        let end = node.text_range().end();
+        let commented = func.descendants_with_tokens().filter_map(|e| e.into_token()).any(|t| {
+            t.kind() == SyntaxKind::COMMENT
+                && t.text_range().start() < end
+                && plain_comment_text(&t).contains("INVARIANT")
+        });
+        if !commented {
+            let r = path.syntax().text_range();
+            out.push(
+                "invariant-comment",
+                r.start().into(),
+                r.end().into(),
+                format!("a `{ty}` (which has `# Invariants`) is built without an `// INVARIANT:` comment"),
+                Some("say why the type's invariants hold in an `// INVARIANT:` comment before it"),
+            );
+        }
+    }
+}
+
+fn impl_self_name(node: &SyntaxNode) -> Option<String> {
+    let imp = node.ancestors().find_map(ast::Impl::cast)?;
+    let ty = imp.self_ty()?;
+    let ast::Type::PathType(p) = ty else { return None };
+    Some(p.path()?.segment()?.name_ref()?.text().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_kinds_come_from_the_path() {
+        assert_eq!(file_kind("rust/kernel/sync/arc.rs"), FileKind::Kernel);
+        assert_eq!(file_kind("rust/macros/module.rs"), FileKind::Host);
+        assert_eq!(file_kind("drivers/net/phy/qt2025.rs"), FileKind::Leaf);
+        assert_eq!(file_kind("samples/rust/rust_minimal.rs"), FileKind::Leaf);
+        assert_eq!(file_kind("./scripts/generate_rust_target.rs"), FileKind::Host);
+    }
+
+    #[test]
+    fn sentences_are_counted_past_abbreviations_and_code() {
+        let count = |s: &str| sentence_ends(&strip_code_and_links(s));
+        assert_eq!(count("Returns the length."), 1);
+        assert_eq!(count("Returns the length. It is in bytes."), 2);
+        assert_eq!(count("Returns e.g. the length of `a. B` in bytes."), 1);
+        assert_eq!(count("A wrapper for [`Foo`](srctree/a.h. B)"), 1);
+        assert_eq!(count("Version 1. Of something"), 1);
+    }
+
+    #[test]
+    fn header_paths_are_found_in_text() {
+        let paths =
+            |s: &str| c_header_paths(s).iter().map(|p| p.text.to_owned()).collect::<Vec<_>>();
+        assert_eq!(paths("C header: include/linux/printk.h."), ["include/linux/printk.h"]);
+        assert_eq!(paths("see [x](srctree/include/linux/a.h)"), ["include/linux/a.h"]);
+        assert_eq!(paths("arch/x86/include/asm/io.h and include/"), ["arch/x86/include/asm/io.h"]);
+        assert!(paths("includes the header").is_empty());
+    }
+}

@@ -1,0 +1,173 @@
+//! Check on save for kernel crates: what rust-project-gen's `kbuild-flycheck` prints (kbuild
+//! rebuilding the crate of a build label with rustc's JSON diagnostics, or clippy's), plus our
+//! rules on that crate's source files, in one stream of rustc JSON for rust-analyzer.
+
+use std::path::{Path, PathBuf};
+
+use crate::catalogue;
+use crate::clippy::parse_output;
+use crate::finding::Finding;
+
+/// Why the crate of a label cannot be found.
+#[derive(Debug, thiserror::Error)]
+pub enum CrateError {
+    /// Reading the build tree failed.
+    #[error("scanning {} for the crate of {}: {source}", tree.display(), label.display())]
+    Scan {
+        /// The tree scanned.
+        tree: PathBuf,
+        /// The label.
+        label: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// No rustc invocation built it.
+    #[error("no Rust crate was built as {} (build it once, then save again)", .0.display())]
+    NotBuilt(PathBuf),
+}
+
+/// The root file of the crate that kbuild built as `label` (an object in the objtree, or of an
+/// external module in its own directory), from the saved rustc invocations.
+pub fn crate_root(objtree: &Path, label: &Path) -> Result<PathBuf, CrateError> {
+    let tree =
+        if label.starts_with(objtree) { objtree } else { label.parent().unwrap_or(Path::new("/")) };
+    let scan = kbuild::scan_rust_builds(tree).map_err(|source| CrateError::Scan {
+        tree: tree.to_owned(),
+        label: label.to_owned(),
+        source,
+    })?;
+    let build = scan
+        .builds
+        .iter()
+        .find(|b| normalize(&tree.join(&b.target)) == normalize(label))
+        .ok_or_else(|| CrateError::NotBuilt(label.to_owned()))?;
+    Ok(normalize(&objtree.join(&build.invocation.root)))
+}
+
+/// The files of a crate with root `root`: a `lib.rs` crate is its whole directory; another
+/// (a module such as `samples/rust/rust_minimal.rs`) is its file and the directory of its
+/// submodules (`rust_minimal/`), if any.
+pub fn crate_files(root: &Path) -> Vec<PathBuf> {
+    let Some(dir) = root.parent() else { return vec![root.to_owned()] };
+    let mut files = Vec::new();
+    if root.file_name().is_some_and(|n| n == "lib.rs") {
+        walk(dir, &mut files);
+    } else {
+        files.push(root.to_owned());
+        if let Some(stem) = root.file_stem() {
+            walk(&dir.join(stem), &mut files);
+        }
+    }
+    files.sort();
+    files
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            walk(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+fn normalize(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The lines of kbuild's JSON diagnostics that do not repeat one of `ours` (the clippy
+/// counterpart of our rule, on the same line of the same file). Lines are kept as rustc wrote
+/// them, suggestions included.
+pub fn without_duplicates<'a>(
+    lines: &'a [String],
+    ours: &[Finding],
+    srctree: &Path,
+    objtree: &Path,
+) -> Vec<&'a str> {
+    lines
+        .iter()
+        .filter(|line| {
+            !parse_output(line, srctree, objtree).iter().any(|c| {
+                ours.iter().any(|o| {
+                    o.file == c.file
+                        && o.span.line == c.span.line
+                        && catalogue::rule(&o.rule)
+                            .is_some_and(|r| r.clippy.contains(&c.rule.as_str()))
+                })
+            })
+        })
+        .map(String::as_str)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalogue::Level;
+    use crate::finding::{Origin, Span};
+
+    fn diagnostic(code: &str, file: &str, line: usize) -> String {
+        format!(
+            r#"{{"$message_type":"diagnostic","message":"m","code":{{"code":"{code}","explanation":null}},"level":"warning","spans":[{{"file_name":"{file}","byte_start":0,"byte_end":1,"line_start":{line},"line_end":{line},"column_start":1,"column_end":2,"is_primary":true}}],"children":[]}}"#
+        )
+    }
+
+    #[test]
+    fn clippy_lines_that_repeat_ours_are_dropped() {
+        let ours = vec![Finding {
+            file: "rust/kernel/a.rs".to_owned(),
+            span: Span { start: 0, end: 1, line: 7, col: 5, end_line: 7, end_col: 11 },
+            rule: "safety-comment".to_owned(),
+            level: Level::Error,
+            message: String::new(),
+            help: None,
+            origin: Origin::LintRules,
+        }];
+        let lines = vec![
+            diagnostic("clippy::undocumented_unsafe_blocks", "../src/rust/kernel/a.rs", 7),
+            diagnostic("clippy::undocumented_unsafe_blocks", "../src/rust/kernel/a.rs", 9),
+            diagnostic("clippy::needless_return", "../src/rust/kernel/a.rs", 7),
+            diagnostic("E0308", "../src/rust/kernel/b.rs", 7),
+        ];
+        let kept = without_duplicates(&lines, &ours, Path::new("/k/src"), Path::new("/k/obj"));
+        assert_eq!(kept, [lines[1].as_str(), lines[2].as_str(), lines[3].as_str()]);
+    }
+
+    #[test]
+    fn a_crate_is_its_lib_rs_directory_or_its_file_and_submodules() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        for f in [
+            "kernel/lib.rs",
+            "kernel/sync/arc.rs",
+            "samples/a.rs",
+            "samples/a/sub.rs",
+            "samples/b.rs",
+        ] {
+            std::fs::create_dir_all(d.join(f).parent().unwrap()).unwrap();
+            std::fs::write(d.join(f), "").unwrap();
+        }
+        let names = |root: &str| -> Vec<String> {
+            crate_files(&d.join(root))
+                .iter()
+                .map(|p| p.strip_prefix(d).unwrap().display().to_string())
+                .collect()
+        };
+        assert_eq!(names("kernel/lib.rs"), ["kernel/lib.rs", "kernel/sync/arc.rs"]);
+        // Sorted by path components: `a/` before `a.rs`.
+        assert_eq!(names("samples/a.rs"), ["samples/a/sub.rs", "samples/a.rs"]);
+    }
+}

@@ -1,0 +1,86 @@
+//! The kernel's Rust coding rules (`Documentation/rust/coding-guidelines.rst` and friends),
+//! checked on rust-analyzer's lossless syntax tree, merged with the kernel's own clippy run,
+//! and reported like rustc (human or JSON, for the editor).
+//!
+//! The core is pure: [`lint_file`] takes a file's text and gives findings; reading files,
+//! running clippy and printing live in the binary and in [`files`] and [`clippy`]'s runner.
+
+pub mod catalogue;
+pub mod check;
+pub mod clippy;
+pub mod diag;
+pub mod diff;
+pub mod files;
+pub mod finding;
+pub mod flycheck;
+pub mod suppress;
+
+use std::collections::BTreeMap;
+
+pub use catalogue::{Level, RULES, Rule};
+pub use check::{FileContext, FileKind};
+pub use finding::{Finding, Origin, Span};
+
+/// Rule levels other than the defaults.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    /// Per-rule levels (`vertical-imports` → `Warning`).
+    pub levels: BTreeMap<String, Level>,
+    /// Whether clippy ran, so that suppressions of clippy lints can be told unused.
+    pub clippy_ran: bool,
+}
+
+impl Config {
+    /// The level of a rule (ours or a clippy lint, which keeps the level clippy gave).
+    pub fn level(&self, rule: &str, given: Level) -> Level {
+        self.levels.get(rule).copied().unwrap_or(given)
+    }
+}
+
+/// What linting one file gives.
+#[derive(Debug, Default)]
+pub struct FileResult {
+    /// Findings after levels and suppressions, in file order.
+    pub findings: Vec<Finding>,
+    /// How many findings suppressions removed.
+    pub suppressed: usize,
+    /// Whether the file did not parse.
+    pub parse_failed: bool,
+}
+
+/// Lints a file's text, merges `clippy` findings for the same file (ours win where both report
+/// the same rule at the same place), applies levels and suppressions.
+pub fn lint_file(
+    cx: &FileContext,
+    text: &str,
+    config: &Config,
+    clippy: Vec<Finding>,
+) -> FileResult {
+    let report = check::lint_source(cx, text);
+    let mut findings: Vec<Finding> = report
+        .findings
+        .into_iter()
+        .map(|mut f| {
+            f.level = config.level(&f.rule, f.level);
+            f
+        })
+        .filter(|f| f.level != Level::Allow)
+        .collect();
+    findings = clippy::merge(findings, clippy);
+    let suppressions: Vec<_> = report
+        .suppressions
+        .into_iter()
+        .filter(|s| config.clippy_ran || !s.rules.iter().any(|r| r.starts_with("clippy::")))
+        .collect();
+    let applied = suppress::apply(&cx.name, findings, &suppressions);
+    let findings = applied
+        .findings
+        .into_iter()
+        .map(|mut f| {
+            f.level = config.level(&f.rule, f.level);
+            f
+        })
+        .filter(|f| f.level != Level::Allow)
+        .collect();
+    FileResult { findings, suppressed: applied.suppressed, parse_failed: report.parse_failed }
+}

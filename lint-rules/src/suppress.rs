@@ -1,0 +1,189 @@
+//! Suppressions: `// lint-allow(rule, ...): reason` for one line and
+//! `// lint-allow-item(rule, ...): reason` for the item that follows. A reason is required;
+//! suppressions that suppress nothing are reported.
+//!
+//! A per-line suppression at the end of a line of code covers that line; on a line of its own
+//! it covers the next line of code. The rules may be ours or clippy's (`clippy::unwrap_used`).
+
+use ra_ap_syntax::ast::{self, AstNode, AstToken};
+use ra_ap_syntax::{SyntaxKind, SyntaxNode, SyntaxToken};
+
+use crate::catalogue::{self, Level};
+use crate::finding::{Finding, LineIndex, Origin, Span};
+
+/// Which form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// `lint-allow`: one line.
+    Line,
+    /// `lint-allow-item`: an item.
+    Item,
+}
+
+/// One suppression comment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Suppression {
+    /// Its form.
+    pub form: Form,
+    /// The rules it names.
+    pub rules: Vec<String>,
+    /// The reason after the colon, if given.
+    pub reason: Option<String>,
+    /// Where the comment is.
+    pub span: Span,
+    /// The lines it covers (1-based, inclusive).
+    pub lines: (usize, usize),
+}
+
+/// The suppressions in a parsed file.
+pub fn parse(root: &SyntaxNode, tokens: &[SyntaxToken], index: &LineIndex<'_>) -> Vec<Suppression> {
+    let mut found = Vec::new();
+    for (i, t) in tokens.iter().enumerate() {
+        if t.kind() != SyntaxKind::COMMENT {
+            continue;
+        }
+        let Some(c) = ast::Comment::cast(t.clone()) else { continue };
+        if c.is_doc() {
+            continue;
+        }
+        let body = t.text().trim_start_matches('/').trim();
+        let (form, rest) = if let Some(rest) = body.strip_prefix("lint-allow-item(") {
+            (Form::Item, rest)
+        } else if let Some(rest) = body.strip_prefix("lint-allow(") {
+            (Form::Line, rest)
+        } else {
+            continue;
+        };
+        let Some((names, after)) = rest.split_once(')') else { continue };
+        let rules: Vec<String> =
+            names.split(',').map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect();
+        let reason = after
+            .trim_start()
+            .strip_prefix(':')
+            .map(|r| r.trim().to_owned())
+            .filter(|r| !r.is_empty());
+        let r = t.text_range();
+        let span = index.span(r.start().into(), r.end().into());
+        let lines = match form {
+            Form::Line => {
+                let trailing = tokens[..i]
+                    .iter()
+                    .rev()
+                    .take_while(|p| {
+                        !(p.kind() == SyntaxKind::WHITESPACE && p.text().contains('\n'))
+                    })
+                    .any(|p| p.kind() != SyntaxKind::WHITESPACE);
+                if trailing {
+                    (span.line, span.line)
+                } else {
+                    let next = tokens[i + 1..].iter().find(|n| {
+                        !matches!(n.kind(), SyntaxKind::WHITESPACE | SyntaxKind::COMMENT)
+                    });
+                    let line = next
+                        .map_or(span.line + 1, |n| index.line_col(n.text_range().start().into()).0);
+                    (line, line)
+                }
+            }
+            Form::Item => item_lines(root, usize::from(r.end()), index)
+                .unwrap_or((span.line + 1, span.line + 1)),
+        };
+        found.push(Suppression { form, rules, reason, span, lines });
+    }
+    found
+}
+
+/// The lines of the first item that starts (ignoring comments and attributes before it)
+/// after `offset`.
+fn item_lines(root: &SyntaxNode, offset: usize, index: &LineIndex<'_>) -> Option<(usize, usize)> {
+    let mut best: Option<(usize, usize)> = None;
+    for node in root.descendants() {
+        if ast::Item::cast(node.clone()).is_none() && node.kind() != SyntaxKind::RECORD_FIELD {
+            continue;
+        }
+        let first_code = node
+            .descendants_with_tokens()
+            .filter_map(|e| e.into_token())
+            .find(|t| !matches!(t.kind(), SyntaxKind::WHITESPACE | SyntaxKind::COMMENT))?;
+        let start = usize::from(first_code.text_range().start());
+        if start < offset {
+            continue;
+        }
+        let end = usize::from(node.text_range().end());
+        if best.is_none_or(|(s, e)| start < s || (start == s && end > e)) {
+            best = Some((start, end));
+        }
+    }
+    let (start, end) = best?;
+    Some((index.line_col(start).0, index.line_col(end.saturating_sub(1)).0))
+}
+
+/// The outcome of applying suppressions.
+#[derive(Debug, Default)]
+pub struct Applied {
+    /// The findings that remain, plus findings about bad and unused suppressions.
+    pub findings: Vec<Finding>,
+    /// How many findings were suppressed.
+    pub suppressed: usize,
+}
+
+/// Applies one file's suppressions to its findings (ours and clippy's). A suppression without
+/// a reason or naming an unknown rule does not apply and is itself a finding.
+pub fn apply(file: &str, findings: Vec<Finding>, suppressions: &[Suppression]) -> Applied {
+    let mut used = vec![false; suppressions.len()];
+    let mut out = Applied::default();
+    let valid: Vec<bool> = suppressions
+        .iter()
+        .map(|s| s.reason.is_some() && s.rules.iter().all(|r| known_rule(r)) && !s.rules.is_empty())
+        .collect();
+    for f in findings {
+        let hit = suppressions.iter().enumerate().position(|(k, s)| {
+            valid[k] && s.rules.contains(&f.rule) && (s.lines.0..=s.lines.1).contains(&f.span.line)
+        });
+        match hit {
+            Some(k) => {
+                used[k] = true;
+                out.suppressed += 1;
+            }
+            None => out.findings.push(f),
+        }
+    }
+    for (k, s) in suppressions.iter().enumerate() {
+        let (rule, message) = if !valid[k] {
+            let unknown: Vec<&str> =
+                s.rules.iter().filter(|r| !known_rule(r)).map(String::as_str).collect();
+            let message = if s.rules.is_empty() {
+                "suppression names no rule".to_owned()
+            } else if !unknown.is_empty() {
+                format!("suppression names unknown rule `{}`", unknown.join("`, `"))
+            } else {
+                "suppression without a reason".to_owned()
+            };
+            ("bad-suppression", message)
+        } else if !used[k] {
+            (
+                "unused-suppression",
+                format!("suppression of `{}` suppresses nothing", s.rules.join("`, `")),
+            )
+        } else {
+            continue;
+        };
+        out.findings.push(Finding {
+            file: file.to_owned(),
+            span: s.span.clone(),
+            rule: rule.to_owned(),
+            level: catalogue::rule(rule).map_or(Level::Error, |r| r.default_level),
+            message,
+            help: Some(
+                "write `// lint-allow(rule-id): why this is fine` (or `lint-allow-item`)"
+                    .to_owned(),
+            ),
+            origin: Origin::LintRules,
+        });
+    }
+    out.findings.sort_by_key(|f| f.span.start);
+    out
+}
+
+fn known_rule(r: &str) -> bool {
+    catalogue::rule(r).is_some() || r.starts_with("clippy::") || r == "parse-error"
+}

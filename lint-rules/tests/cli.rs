@@ -1,0 +1,140 @@
+//! The `lint-rules` binary on bad input and in its modes: files that do not parse, non-UTF-8
+//! files, generated files, missing paths, a patch, JSON output, and the exit codes (0 clean,
+//! 1 findings at error level or files not linted, 2 usage error).
+
+use std::path::Path;
+use std::process::Command;
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run(dir: &Path, args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_lint-rules"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+const CLEAN: &str = "// SPDX-License-Identifier: GPL-2.0\n\n//! Clean.\n\nfn f() {}\n";
+const UNSAFE: &str = "// SPDX-License-Identifier: GPL-2.0\n\n//! Not clean.\n\nfn f(p: *const u8) -> u8 {\n    unsafe { *p }\n}\n";
+
+fn tree() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("rust/kernel")).unwrap();
+    dir
+}
+
+#[test]
+fn a_clean_tree_exits_0() {
+    let dir = tree();
+    std::fs::write(dir.path().join("rust/kernel/a.rs"), CLEAN).unwrap();
+    let r = run(dir.path(), &["check", "rust"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout, "");
+    assert!(r.stderr.contains("1 files, 0 errors, 0 warnings"), "{}", r.stderr);
+}
+
+#[test]
+fn findings_at_error_level_exit_1_with_a_snippet() {
+    let dir = tree();
+    std::fs::write(dir.path().join("rust/kernel/a.rs"), UNSAFE).unwrap();
+    let r = run(dir.path(), &["check", "rust"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stdout.starts_with(
+        "error[safety-comment]: `unsafe` block without a preceding `// SAFETY:` comment\n --> rust/kernel/a.rs:6:5\n  |\n6 |     unsafe { *p }\n  |     ^^^^^^\n"
+    ), "{}", r.stdout);
+    // A rule switched down to a warning no longer fails the run.
+    let r = run(dir.path(), &["check", "rust", "--rule", "safety-comment=warn"]);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+}
+
+#[test]
+fn bad_files_are_reported_and_the_others_still_linted() {
+    let dir = tree();
+    let k = dir.path().join("rust/kernel");
+    std::fs::write(
+        k.join("a_broken.rs"),
+        "// SPDX-License-Identifier: GPL-2.0\n//! Broken.\nfn f( {\n",
+    )
+    .unwrap();
+    std::fs::write(k.join("b_latin1.rs"), b"// SPDX-License-Identifier: GPL-2.0\n//! caf\xe9\n")
+        .unwrap();
+    std::fs::write(k.join("c_bindings_generated.rs"), "pub const X: u32 = 1;\n".repeat(1000))
+        .unwrap();
+    std::fs::write(k.join("d_unsafe.rs"), UNSAFE).unwrap();
+    let r = run(dir.path(), &["check", "rust", "no/such/dir"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("no/such/dir: no such file or directory"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("rust/kernel/b_latin1.rs: not UTF-8 (invalid byte at offset 43)"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("skipped 1 generated file (rust/kernel/c_bindings_generated.rs); --include-generated lints them"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stdout.contains("error[parse-error]: the file does not parse: expected value parameter; its other rules were not checked\n --> rust/kernel/a_broken.rs:3:6"),
+        "{}",
+        r.stdout
+    );
+    // The file after the bad ones was linted.
+    assert!(r.stdout.contains("--> rust/kernel/d_unsafe.rs:6:5"), "{}", r.stdout);
+    assert!(r.stderr.contains("2 files not linted"), "{}", r.stderr);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let dir = tree();
+    let r = run(dir.path(), &["check", "--rule", "no-such-rule=warn"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("no rule `no-such-rule`"), "{}", r.stderr);
+    let r = run(dir.path(), &["explain", "nope"]);
+    assert_eq!(r.code, 2);
+}
+
+#[test]
+fn a_patch_limits_findings_to_the_lines_it_adds() {
+    let dir = tree();
+    let text = "// SPDX-License-Identifier: GPL-2.0\n\n//! Patch.\n\nfn f(p: *const u8) -> u8 {\n    unsafe { *p }\n}\n\nfn g(p: *const u8) -> u8 {\n    unsafe { *p }\n}\n";
+    std::fs::write(dir.path().join("rust/kernel/a.rs"), text).unwrap();
+    std::fs::write(dir.path().join("rust/kernel/b.rs"), UNSAFE).unwrap();
+    let diff = "--- a/rust/kernel/a.rs\n+++ b/rust/kernel/a.rs\n@@ -8,0 +9,3 @@\n+fn g(p: *const u8) -> u8 {\n+    unsafe { *p }\n+}\n";
+    std::fs::write(dir.path().join("change.diff"), diff).unwrap();
+    let r = run(dir.path(), &["check", "rust", "--diff", "change.diff"]);
+    assert_eq!(r.code, 1);
+    let places: Vec<&str> = r.stdout.lines().filter(|l| l.contains("-->")).collect();
+    assert_eq!(places, ["  --> rust/kernel/a.rs:10:5"], "{}", r.stdout);
+}
+
+#[test]
+fn json_output_is_rustc_diagnostics_with_absolute_paths() {
+    let dir = tree();
+    std::fs::write(dir.path().join("rust/kernel/a.rs"), UNSAFE).unwrap();
+    let r = run(dir.path(), &["check", "rust", "--message-format", "json"]);
+    let line = r.stdout.lines().next().unwrap();
+    let d: serde_json::Value = serde_json::from_str(line).unwrap();
+    assert_eq!(d["$message_type"], "diagnostic");
+    assert_eq!(d["level"], "error");
+    assert_eq!(d["code"]["code"], "lint_rules::safety-comment");
+    let span = &d["spans"][0];
+    let file = dir.path().canonicalize().unwrap().join("rust/kernel/a.rs");
+    assert_eq!(span["file_name"], file.display().to_string());
+    assert_eq!((span["line_start"].as_u64(), span["column_start"].as_u64()), (Some(6), Some(5)));
+    assert_eq!(span["text"][0]["text"], "    unsafe { *p }");
+    let r = run(dir.path(), &["check", "rust", "--message-format", "cargo-json"]);
+    let d: serde_json::Value = serde_json::from_str(r.stdout.lines().next().unwrap()).unwrap();
+    assert_eq!(d["reason"], "compiler-message");
+    assert_eq!(d["message"]["code"]["code"], "lint_rules::safety-comment");
+}

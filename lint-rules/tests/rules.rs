@@ -1,0 +1,140 @@
+//! Fixture tests, one per rule: each fixture (`tests/fixtures/<path as in a kernel tree>.rs`,
+//! whose path decides the kind of code) holds positive and negative cases, and its findings,
+//! rendered like rustc, are compared with `tests/golden/<same path>.txt`. Update the golden
+//! files with `UPDATE_EXPECT=1 cargo test -p lint-rules --test rules`.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use expect_test::expect_file;
+use lint_rules::{Config, FileContext, Level, catalogue, diag};
+
+/// A fixture on disk; one that breaks the repository's own tidy rules (a Rust file without a
+/// `//!` comment) is stored as `<name>.rs.in` and linted as `<name>.rs`.
+fn render(rel: &str) -> (String, Vec<String>) {
+    let on_disk = Path::new("tests/fixtures").join(rel);
+    let text = std::fs::read_to_string(&on_disk)
+        .or_else(|_| std::fs::read_to_string(on_disk.with_extension("rs.in")))
+        .unwrap();
+    let mut config = Config::default();
+    // The rules that are off by default are switched on in their own fixtures.
+    for (id, fixture) in
+        [("vertical-imports", "vertical_imports"), ("expect-over-allow", "expect_over_allow")]
+    {
+        if rel.contains(fixture) {
+            config.levels.insert(id.to_owned(), Level::Warning);
+        }
+    }
+    let result = lint_rules::lint_file(&FileContext::for_path(rel), &text, &config, Vec::new());
+    let out: String =
+        result.findings.iter().map(|f| diag::render_human(f, Some(&text)) + "\n").collect();
+    let out = format!("{out}suppressed: {}\n", result.suppressed);
+    (out, result.findings.iter().map(|f| f.rule.clone()).collect())
+}
+
+fn check(rel: &str) -> Vec<String> {
+    let (out, rules) = render(rel);
+    expect_file![format!("golden/{}", rel.replace(".rs", ".txt"))].assert_eq(&out);
+    rules
+}
+
+macro_rules! fixtures {
+    ($($name:ident: $path:literal,)*) => {
+        $(
+            #[test]
+            fn $name() {
+                check($path);
+            }
+        )*
+
+        /// Every rule of the catalogue has a fixture where it fires.
+        #[test]
+        fn every_rule_fires_in_some_fixture() {
+            let fired: BTreeSet<String> = [$($path),*].iter().flat_map(|p| render(p).1).collect();
+            let missing: Vec<&str> =
+                catalogue::RULES.iter().map(|r| r.id).filter(|id| !fired.contains(*id)).collect();
+            assert!(missing.is_empty(), "rules without a positive fixture: {missing:?}");
+        }
+    };
+}
+
+fixtures! {
+    safety_comment: "rust/kernel/safety_comment.rs",
+    safety_todo: "rust/kernel/safety_todo.rs",
+    safety_section: "rust/kernel/safety_section.rs",
+    invariant_comment: "rust/kernel/invariant_comment.rs",
+    srctree_links: "rust/kernel/srctree_links.rs",
+    doc_first_sentence: "rust/kernel/doc_first_sentence.rs",
+    vertical_imports: "rust/kernel/vertical_imports.rs",
+    no_panic: "rust/kernel/no_panic.rs",
+    panics_section: "rust/kernel/panics_section.rs",
+    infallible_alloc: "rust/kernel/infallible_alloc.rs",
+    no_float: "rust/kernel/no_float.rs",
+    core_ffi_types: "rust/kernel/core_ffi_types.rs",
+    expect_over_allow: "rust/kernel/expect_over_allow.rs",
+    suppressions: "rust/kernel/suppressions.rs",
+    spdx_and_module_docs: "rust/kernel/missing_spdx_and_docs.rs",
+    parse_error: "rust/kernel/does_not_parse.rs",
+    leaf_bindings: "drivers/misc/leaf_bindings.rs",
+    host_code: "rust/macros/host_code.rs",
+}
+
+/// `lint-rules/RULES.md` is the catalogue's generated documentation.
+#[test]
+fn rules_md_is_in_sync_with_the_catalogue() {
+    expect_file!["../RULES.md"].assert_eq(&catalogue::markdown());
+}
+
+/// Each rule's bad example in the catalogue (and so in RULES.md) breaks it, and its good
+/// example does not. Fragments are checked as items or as a function body; examples that
+/// start with an SPDX line or a `//!` comment are whole files.
+#[test]
+fn catalogue_examples_do_what_they_say() {
+    let mut config = Config::default();
+    for r in catalogue::RULES {
+        config.levels.insert(r.id.to_owned(), Level::Warning);
+    }
+    let rules_in = |id: &str, example: &str| -> Vec<String> {
+        let text = if example.starts_with("// SPDX") || example.starts_with("//!") {
+            example.to_owned()
+        } else {
+            let header = "// SPDX-License-Identifier: GPL-2.0\n\n//! Example.\n\n";
+            let as_items = format!("{header}{example}");
+            let parses = lint_rules::lint_file(
+                &FileContext::for_path("rust/kernel/example.rs"),
+                &as_items,
+                &Config::default(),
+                Vec::new(),
+            )
+            .findings
+            .iter()
+            .all(|f| f.rule != "parse-error");
+            if parses {
+                as_items
+            } else {
+                format!("{header}fn example() -> Result {{\n{example}}}\n")
+            }
+        };
+        let path = if id == "leaf-bindings" {
+            "drivers/misc/example.rs"
+        } else {
+            "rust/kernel/example.rs"
+        };
+        let result =
+            lint_rules::lint_file(&FileContext::for_path(path), &text, &config, Vec::new());
+        assert!(!result.parse_failed, "the example of {id} does not parse:\n{text}");
+        result.findings.into_iter().map(|f| f.rule).collect()
+    };
+    for r in catalogue::RULES {
+        assert!(
+            rules_in(r.id, r.bad).iter().any(|f| f == r.id),
+            "the bad example of {} does not break it",
+            r.id
+        );
+        assert!(
+            !rules_in(r.id, r.good).iter().any(|f| f == r.id),
+            "the good example of {} breaks it",
+            r.id
+        );
+    }
+}
