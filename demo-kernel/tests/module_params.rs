@@ -166,3 +166,59 @@ fn built_in_code_takes_parameters_from_the_kernel_command_line() {
         "no message from the sample's init:\n{log}"
     );
 }
+
+/// Mistakes in `params` are build errors that say what is wrong (patch 0003): an out-of-tree
+/// module is built with each, and the build fails with the macro's message.
+#[test]
+fn malformed_params_fail_the_build_with_a_clear_message() {
+    let kernel = demo_kernel::kernel();
+    let cases = [
+        (
+            "world_writable: i32 { default: 1, permissions: 0o666, description: \"d\", },",
+            "Permissions of `world_writable` must be at most 0o775: parameters cannot be world-writable",
+        ),
+        (
+            "decimal_permissions: i32 { default: 1, permissions: 644, description: \"d\", },",
+            "Permissions of `decimal_permissions` must be an octal literal such as `0o644` or `0`",
+        ),
+        (
+            "a_float: f32 { default: 1.0, permissions: 0, description: \"d\", },",
+            "Unsupported parameter type `f32`",
+        ),
+        (
+            "a_reference: &str { default: \"\", permissions: 0, description: \"d\", },",
+            "Expected the type of a parameter, such as `i32`",
+        ),
+        (
+            "too_many: ArrayParam<u8, 2> { default: [1, 2, 3], permissions: 0, description: \"d\", },",
+            "more default values than the array parameter holds",
+        ),
+        (
+            "no_description: i32 { default: 1, permissions: 0, },",
+            "Expected `description:` in `no_description` (fields: default, permissions, description)",
+        ),
+    ];
+    for (param, message) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("Kbuild"), "obj-m := bad_params.o\n").unwrap();
+        let source = format!(
+            "// SPDX-License-Identifier: GPL-2.0\n\n//! A module with a malformed parameter.\n\n\
+             use kernel::prelude::*;\n\n\
+             module! {{\n    type: BadParams,\n    name: \"bad_params\",\n    license: \"GPL\",\n    \
+             params: {{\n        {param}\n    }},\n}}\n\n\
+             struct BadParams;\n\n\
+             impl kernel::Module for BadParams {{\n    \
+             fn init(_module: &'static ThisModule) -> Result<Self> {{\n        Ok(BadParams)\n    }}\n}}\n"
+        );
+        std::fs::write(dir.path().join("bad_params.rs"), source).unwrap();
+        let out = kbuild::make::kernel_make(&kernel.srctree, &kernel.objtree)
+            .arg(format!("M={}", dir.path().display()))
+            .arg("modules")
+            .timeout(std::time::Duration::from_secs(300))
+            .run()
+            .unwrap();
+        let stderr = &out.stderr;
+        assert!(!out.success(), "{param}: the build succeeded");
+        assert!(stderr.contains(message), "{param}: no {message:?} in:\n{stderr}");
+    }
+}
