@@ -37,7 +37,7 @@ export KERNEL_SRC KERNEL_OBJ EXTMOD_DIR
 CARGO := cargo
 WORKBENCH := $(CURDIR)/target/debug/workbench
 
-.PHONY: help setup tools kernel demo test check bench rust-analyzer kallsyms-check clean-cache
+.PHONY: help setup tools kernel demo test check bench rust-analyzer kallsyms-check docs docs-serve clean-cache
 
 help: ## List the targets
 	@echo "Rust-for-Linux developer tools. The two commands:"
@@ -95,6 +95,7 @@ bench: kernel ## Benchmarks: each tool against its anchor, as ratios in one run
 	$(CARGO) build --locked --release -p rust-project-gen -p symbolizer
 	$(CARGO) bench --locked -p rust-project-gen --bench vs_upstream
 	$(CARGO) bench --locked -p symbolizer --bench vs_decode_stacktrace
+	$(CARGO) bench --locked -p docs-site --bench vs_make_rustdoc
 
 rust-analyzer: kernel ## Write rust-project.json for the demo tree (M=dir: for that external module) and print its path
 	@sysroot=$$(rustc --print sysroot); \
@@ -106,6 +107,19 @@ kallsyms-check: kernel ## Boot each oops scenario and check the Rust frames of i
 	$(CURDIR)/target/debug/kallsyms-check run --objtree $(KERNEL_OBJ) --extmod-dir $(EXTMOD_DIR) \
 		--html $(CACHE)/demo/kallsyms-check.html
 	$(CURDIR)/target/debug/kallsyms-check scan $(KERNEL_OBJ)/vmlinux $(EXTMOD_DIR)
+
+# The documentation site: every crate kbuild built, documented with its build's flags, the
+# kernel's doctests run in QEMU, all links checked. Crates whose inputs did not change are reused.
+DOCS_DIR := $(CACHE)/docs/site
+DOCS_CONFIG_NAME := $(if $(filter $(CACHE)/%,$(KERNEL_OBJ)),tinyconfig + demo-kernel/demo.config,$(KERNEL_OBJ)/.config)
+DOCS_SITE := $(CURDIR)/target/debug/docs-site
+
+docs: kernel ## Build the documentation site (all crates, doctests run in QEMU, links checked) and print its index.html
+	@$(DOCS_SITE) build --srctree $(KERNEL_SRC) --objtree $(KERNEL_OBJ) --extmod-dir $(EXTMOD_DIR) \
+		--out $(DOCS_DIR) --config-name "$(DOCS_CONFIG_NAME)" --doctests --check $(DOCS_ARGS)
+
+docs-serve: docs ## Serve the documentation site on 127.0.0.1 (PORT=8000)
+	$(DOCS_SITE) serve $(DOCS_DIR) --port $(or $(PORT),8000)
 
 clean-cache: ## Remove the kernel trees, logs and tools prefix in $(CACHE)
 	rm -rf $(CACHE)
