@@ -30,7 +30,9 @@ pub struct BuildConfig {
     pub srctree: PathBuf,
     /// Where `srctree/` links lead (see [`html::SrctreeLinks`]).
     pub srctree_links: html::SrctreeLinks,
-    /// The names of every crate documented in the site (local links between them).
+    /// The crates of the site that others can link to: `core` (when documented) and the
+    /// kernel's crates in `rust/`. Modules are never another crate's dependency, so they are
+    /// left out: adding or removing a module reuses every other crate.
     pub site_crates: Vec<String>,
     /// How many rustdoc runs at a time.
     pub jobs: usize,

@@ -184,7 +184,7 @@ pub fn src_links(page: &str, html: &str, krate: &str) -> Vec<SrcLink> {
 }
 
 /// Which `Source` link each doctest belongs to: the first span that starts after the example's
-/// line in the same file, or the file's module (span from line 1) for a `//!` example
+/// line in the same file, or the file's module (the span that starts first) for a `//!` example
 /// (`is_inner_doc` tells). Doctests of `rust/kernel/` only; `krate_dir` is `rust/kernel/`.
 pub fn place<'a>(
     tests: &'a [Doctest],
@@ -197,7 +197,8 @@ pub fn place<'a>(
         let Some(file) = test.file.strip_prefix(krate_dir) else { continue };
         let same_file = links.iter().filter(|l| l.file == file);
         let first = if is_inner_doc(test) {
-            Some(1)
+            // The module's own span: it starts first in its file (after the SPDX line).
+            same_file.clone().map(|l| l.first).min()
         } else {
             same_file.clone().map(|l| l.first).filter(|f| *f > test.line).min()
         };

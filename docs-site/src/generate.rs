@@ -152,7 +152,12 @@ pub fn generate(options: &Options) -> Result<Summary, GenerateError> {
         rustdoc_version,
         srctree: srctree.path.clone(),
         srctree_links: options.srctree_links.clone(),
-        site_crates: plan.jobs.iter().map(|j| j.name.clone()).collect(),
+        site_crates: plan
+            .jobs
+            .iter()
+            .filter(|j| matches!(j.kind, Kind::Library | Kind::Kernel))
+            .map(|j| j.name.clone())
+            .collect(),
         jobs: options.jobs,
         timeout: Duration::from_secs(3600),
     };

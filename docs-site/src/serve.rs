@@ -45,8 +45,16 @@ impl Server {
         self.server.server_addr().to_ip().expect("an IP listener")
     }
 
-    /// Answers requests, one at a time, forever.
+    /// Answers requests, four at a time, forever.
     pub fn run(&self) {
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| self.answer());
+            }
+        });
+    }
+
+    fn answer(&self) {
         for request in self.server.incoming_requests() {
             let response = respond(&self.root, request.url());
             let _ = match response {

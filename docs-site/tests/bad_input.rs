@@ -103,6 +103,10 @@ fn a_crate_whose_rustdoc_fails_is_reported_and_the_site_replaces_stale_pages() {
         broken.to_str().unwrap(),
         "--out",
         site.to_str().unwrap(),
+        // The work directory of the demo site: the crates of the tree are reused (or documented
+        // for the tests that follow), only rust_broken is new.
+        "--work",
+        common::site_root().join("site.work").to_str().unwrap(),
         "--core-upstream",
         "--check",
     ]);

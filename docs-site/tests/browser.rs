@@ -77,7 +77,7 @@ impl Page {
 
     /// Evaluates `expression` until it gives something other than null/false/"", or fails.
     fn wait_for(&mut self, expression: &str, what: &str) -> Value {
-        let deadline = Instant::now() + Duration::from_secs(30);
+        let deadline = Instant::now() + Duration::from_secs(90);
         loop {
             let value = self.eval(expression);
             if !(value.is_null() || value == json!(false) || value == json!("")) {
@@ -94,8 +94,12 @@ impl Page {
     }
 
     fn wait_loaded(&mut self, url: &str) {
+        let base = url.split('#').next().unwrap();
         self.wait_for(
-            "document.readyState === 'complete' && location.href !== 'about:blank'",
+            &format!(
+                "document.readyState === 'complete' && location.href.split('#')[0] === {}",
+                json!(base)
+            ),
             &format!("{url} to load"),
         );
     }
@@ -130,9 +134,12 @@ fn base64_decode(text: &str) -> Vec<u8> {
 
 fn http_get(port: u16, path: &str) -> String {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    write!(stream, "GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response);
+    let response = String::from_utf8_lossy(&response);
     response.split_once("\r\n\r\n").map(|(_, body)| body.to_owned()).unwrap_or_default()
 }
 
@@ -173,16 +180,21 @@ fn chromium(profile: &Path) -> (Killed, u16) {
         .unwrap_or_else(|e| {
             panic!("cannot run chromium ({e}): `make setup` installs Debian's chromium")
         });
+    // Its stderr is read to the end (by a thread, after the address), so that it never blocks.
+    let (tx, rx) = std::sync::mpsc::channel();
     let stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut port = None;
-    for line in stderr.lines() {
-        let line = line.unwrap();
-        if let Some(url) = line.strip_prefix("DevTools listening on ws://127.0.0.1:") {
-            port = url.split('/').next().and_then(|p| p.parse().ok());
-            break;
+    std::thread::spawn(move || {
+        for line in stderr.lines().map_while(Result::ok) {
+            if let Some(url) = line.strip_prefix("DevTools listening on ws://127.0.0.1:") {
+                let _ = tx.send(url.split('/').next().and_then(|p| p.parse::<u16>().ok()));
+            }
         }
-    }
-    let port = port.expect("chromium did not print its DevTools address");
+    });
+    let port = rx
+        .recv_timeout(Duration::from_secs(30))
+        .ok()
+        .flatten()
+        .expect("chromium did not print its DevTools address");
     (Killed(child), port)
 }
 

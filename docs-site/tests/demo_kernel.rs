@@ -32,8 +32,9 @@ fn every_crate_is_documented_and_no_link_is_broken() {
             "kernel",
             "macros",
             "rust_minimal",
-            "rust_oops",
             "rust_oops_long",
+            "rust_oops_null",
+            "rust_oops_panic",
             "rust_out_of_tree",
             "rust_print",
             "uapi"
@@ -52,8 +53,16 @@ fn every_crate_is_documented_and_no_link_is_broken() {
     );
 
     // The checker of `make test`: the whole site, every link.
-    let report = linkcheck::check(&linkcheck::scan_site(&site.dir, 2).unwrap());
+    let mut report = linkcheck::check(&linkcheck::scan_site(&site.dir, 2).unwrap());
+    linkcheck::set_aside_known(&mut report, linkcheck::KNOWN_UPSTREAM);
     assert!(report.broken.is_empty(), "{}", linkcheck::render(&report, 20));
+    // The kernel's own mistake is still there (when a kernel fixes it, drop it from the list).
+    assert_eq!(
+        report.known.len(),
+        linkcheck::KNOWN_UPSTREAM.len(),
+        "{}",
+        linkcheck::render(&report, 20)
+    );
     assert!(report.checked > 10_000, "{}", linkcheck::render(&report, 20));
 }
 
@@ -118,6 +127,6 @@ fn a_rebuild_with_nothing_changed_reuses_every_crate_and_the_doctest_run() {
     assert!(out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("  documented "), "a crate was documented again:\n{stderr}");
-    assert_eq!(stderr.matches(" is up to date").count(), 12, "{stderr}");
+    assert_eq!(stderr.matches(" is up to date").count(), 13, "{stderr}");
     assert!(stderr.contains("doctest results of this kernel image reused"), "{stderr}");
 }
