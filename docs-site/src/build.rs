@@ -34,6 +34,8 @@ pub struct BuildConfig {
     /// kernel's crates in `rust/`. Modules are never another crate's dependency, so they are
     /// left out: adding or removing a module reuses every other crate.
     pub site_crates: Vec<String>,
+    /// Where links into the Rust project's documentation that the site lacks go.
+    pub upstream: html::UpstreamDocs,
     /// How many rustdoc runs at a time.
     pub jobs: usize,
     /// The limit for one run.
@@ -127,6 +129,7 @@ fn fingerprint(job: &Job, config: &BuildConfig) -> String {
     add(&config.rustdoc_version);
     add(&job.cwd.display().to_string());
     add(&format!("{:?}", config.srctree_links));
+    add(&format!("{:?}", config.upstream));
     add(&config.srctree.display().to_string());
     for name in &config.site_crates {
         add(name);
@@ -220,8 +223,9 @@ fn run_rustdoc(
         // Only the empty placeholder: rustdoc never writes into another crate's folder.
         let _ = std::fs::remove_dir(other);
     }
-    let srctree_targets = html::rewrite_tree(&out, &config.srctree, &config.srctree_links)
-        .map_err(|e| format!("cannot post-process the pages of {}: {e}", job.name))?;
+    let srctree_targets =
+        html::rewrite_tree(&out, &config.srctree, &config.srctree_links, &config.upstream)
+            .map_err(|e| format!("cannot post-process the pages of {}: {e}", job.name))?;
     let targets_text: String = srctree_targets.iter().map(|t| format!("{t}\n")).collect();
     std::fs::write(dir.join("srctree-targets.txt"), targets_text)
         .map_err(|e| io("cannot write", dir, e))?;

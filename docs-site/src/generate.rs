@@ -146,18 +146,23 @@ pub fn generate(options: &Options) -> Result<Summary, GenerateError> {
         },
     );
 
+    let linkable: Vec<String> = plan
+        .jobs
+        .iter()
+        .filter(|j| matches!(j.kind, Kind::Library | Kind::Kernel))
+        .map(|j| j.name.clone())
+        .collect();
     let config = BuildConfig {
         work: options.work.clone(),
         rustdoc: options.rustdoc.clone(),
         rustdoc_version,
         srctree: srctree.path.clone(),
         srctree_links: options.srctree_links.clone(),
-        site_crates: plan
-            .jobs
-            .iter()
-            .filter(|j| matches!(j.kind, Kind::Library | Kind::Kernel))
-            .map(|j| j.name.clone())
-            .collect(),
+        site_crates: linkable.clone(),
+        upstream: html::UpstreamDocs {
+            base: format!("https://doc.rust-lang.org/{semver}/"),
+            local: linkable,
+        },
         jobs: options.jobs,
         timeout: Duration::from_secs(3600),
     };
@@ -189,6 +194,26 @@ pub fn generate(options: &Options) -> Result<Summary, GenerateError> {
         None
     };
 
+    // Nothing changed since the site in place was built: keep it as it is.
+    let fingerprint = site_fingerprint(options, &results, doctest_results.as_ref(), &rustc_version);
+    let unchanged = results.iter().all(|r| r.status == Status::Fresh)
+        && std::fs::read_to_string(options.out.join(site::MARKER))
+            .ok()
+            .and_then(|text| serde_json::from_str::<Manifest>(&text).ok())
+            .is_some_and(|m| m.fingerprint == fingerprint);
+    if unchanged {
+        eprintln!("==> the site is up to date");
+        return Ok(Summary {
+            index: options.out.join("index.html"),
+            crates: results,
+            size: site::tree_size(&options.out),
+            doctests: doctest_results,
+            problems,
+            rustdoc_time,
+            total_time: start.elapsed(),
+        });
+    }
+
     let step = progress::start("assembling the site");
     let tmp = site::temp_dir_for(&options.out)?;
     let assembled = assemble(
@@ -200,6 +225,7 @@ pub fn generate(options: &Options) -> Result<Summary, GenerateError> {
         &core,
         &rustc_version,
         doctest_results.as_ref(),
+        fingerprint,
     );
     if let Err(e) = assembled {
         let _ = std::fs::remove_dir_all(&tmp);
@@ -229,6 +255,7 @@ fn assemble(
     core: &CoreDocs,
     rustc_version: &str,
     doctest_results: Option<&Results>,
+    fingerprint: String,
 ) -> Result<(), GenerateError> {
     let ok: Vec<&CrateResult> =
         results.iter().filter(|r| !matches!(r.status, Status::Failed(_))).collect();
@@ -314,6 +341,7 @@ fn assemble(
         crates,
         skipped: plan.skipped.iter().map(|s| (s.name.clone(), s.reason.clone())).collect(),
         doctests: summary_line,
+        fingerprint,
     };
     let search_crate = manifest
         .crates
@@ -336,6 +364,32 @@ fn assemble(
     let marker = serde_json::to_string_pretty(&manifest).expect("the manifest serializes");
     write(site::MARKER, marker.as_bytes())?;
     Ok(())
+}
+
+/// What the site is made of: every crate's stamp, the doctest results and the options that
+/// shape the pages. Equal fingerprints mean an identical site, bar the build date.
+fn site_fingerprint(
+    options: &Options,
+    results: &[CrateResult],
+    doctests: Option<&Results>,
+    rustc_version: &str,
+) -> String {
+    let mut hash = Sha256::new();
+    let mut add = |s: &str| {
+        hash.update(s.as_bytes());
+        hash.update([0]);
+    };
+    add(env!("CARGO_PKG_VERSION"));
+    add(html::REWRITE_VERSION);
+    add(rustc_version);
+    add(&options.config_name);
+    add(&format!("{:?} {}", options.srctree_links, options.core_upstream));
+    for r in results {
+        add(&r.name);
+        add(&std::fs::read_to_string(r.dir.join("stamp.json")).unwrap_or_default());
+    }
+    add(&serde_json::to_string(&doctests).unwrap_or_default());
+    format!("{:x}", hash.finalize())
 }
 
 /// The doctest results of `bzimage`: reused when this image has been booted before, else a

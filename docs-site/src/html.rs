@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 /// Changes whenever the rewriting changes, so that crates are post-processed again.
-pub const REWRITE_VERSION: &str = "2";
+pub const REWRITE_VERSION: &str = "4";
 
 /// Where `srctree/…` links lead.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -91,6 +91,149 @@ pub fn rewrite_page(
     changed.then_some(html)
 }
 
+/// The top folders of the Rust project's documentation that `core`'s pages link to relatively,
+/// as if the site were doc.rust-lang.org (`../../book/…`, `../../alloc/…`).
+pub const RUST_DOC_ROOTS: &[&str] = &[
+    "alloc",
+    "book",
+    "cargo",
+    "core",
+    "edition-guide",
+    "embedded-book",
+    "error_codes",
+    "nomicon",
+    "proc_macro",
+    "reference",
+    "rust-by-example",
+    "rustc",
+    "rustdoc",
+    "std",
+    "style-guide",
+    "test",
+    "unstable-book",
+];
+
+/// Where links into the Rust project's documentation go when the site does not have it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UpstreamDocs {
+    /// `https://doc.rust-lang.org/1.95.0/`.
+    pub base: String,
+    /// The crates the site documents itself (never sent upstream).
+    pub local: Vec<String>,
+}
+
+/// Points relative links of a page in folder `page_dir` (relative to the site's root) that lead
+/// into the Rust project's documentation, which the site does not have, at `upstream`.
+pub fn rewrite_upstream_links(
+    html: &str,
+    page_dir: &str,
+    upstream: &UpstreamDocs,
+) -> Option<String> {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    let mut changed = false;
+    while let Some(i) = rest.find("href=\"") {
+        let after = &rest[i + 6..];
+        let Some(end) = after.find('"') else { break };
+        let link = &after[..end];
+        out.push_str(&rest[..i + 6]);
+        let upstream_path = (!link.contains(':') && !link.starts_with(['/', '#']))
+            .then(|| resolve_relative(page_dir, link))
+            .flatten()
+            .filter(|path| {
+                let top = path.split('/').next().unwrap_or("");
+                RUST_DOC_ROOTS.contains(&top) && !upstream.local.iter().any(|l| l == top)
+            });
+        match upstream_path {
+            Some(path) => {
+                out.push_str(upstream.base.trim_end_matches('/'));
+                out.push('/');
+                out.push_str(&path);
+                changed = true;
+            }
+            None => out.push_str(link),
+        }
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    changed.then_some(out)
+}
+
+/// `dir` joined with the relative `link` (fragment and query kept), normalised; `None` when it
+/// climbs above the root.
+pub fn resolve_relative(dir: &str, link: &str) -> Option<String> {
+    let split = link.find(['#', '?']).unwrap_or(link.len());
+    let (path, suffix) = link.split_at(split);
+    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            part => parts.push(part),
+        }
+    }
+    Some(format!("{}{suffix}", parts.join("/")))
+}
+
+/// The primitive types whose methods rustdoc's source pages (`--generate-link-to-definition`)
+/// link as `foreigntype.<name>.html`, a page that rustdoc never writes; where the methods are.
+const FOREIGN_TYPE_PAGES: &[(&str, &str)] = &[
+    ("mut_ptr", "primitive.pointer.html"),
+    ("const_ptr", "primitive.pointer.html"),
+    ("slice", "primitive.slice.html"),
+    ("str", "primitive.str.html"),
+    ("array", "primitive.array.html"),
+    ("char", "primitive.char.html"),
+    ("bool", "primitive.bool.html"),
+];
+
+/// Mends rustdoc's source-page links to `foreigntype.<name>.html` (methods of primitive types
+/// such as `<*mut T>::cast`): to the primitive's page in the crate's root folder where that is
+/// known, else the link is removed and its text kept (`foreigntype.num.html` does not say
+/// which integer type).
+pub fn mend_foreign_type_links(html: &str) -> Option<String> {
+    if !html.contains("foreigntype.") {
+        return None;
+    }
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(i) = rest.find("<a href=\"") {
+        let after = &rest[i + 9..];
+        let Some(end) = after.find('"') else { break };
+        let link = &after[..end];
+        let (path, fragment) = link.split_at(link.find('#').unwrap_or(link.len()));
+        let (dir, file) = path.rsplit_once('/').unwrap_or(("", path));
+        let Some(name) = file.strip_prefix("foreigntype.").and_then(|f| f.strip_suffix(".html"))
+        else {
+            out.push_str(&rest[..i + 9]);
+            rest = after;
+            continue;
+        };
+        out.push_str(&rest[..i]);
+        // `core/ptr/foreigntype.mut_ptr.html` → `core/primitive.pointer.html`.
+        let root = dir.strip_suffix("/ptr").unwrap_or(dir);
+        match FOREIGN_TYPE_PAGES.iter().find(|(n, _)| *n == name) {
+            Some((_, page)) => {
+                let sep = if root.is_empty() { "" } else { "/" };
+                out.push_str(&format!("<a href=\"{root}{sep}{page}{fragment}\""));
+                rest = &after[end + 1..];
+            }
+            None => {
+                // Drop `<a ...>` and its `</a>`, keep the text between.
+                let Some(close) = after.find('>') else { break };
+                let inner = &after[close + 1..];
+                let text_end = inner.find("</a>").unwrap_or(inner.len());
+                out.push_str(&inner[..text_end]);
+                rest = inner.get(text_end + 4..).unwrap_or("");
+            }
+        }
+    }
+    out.push_str(rest);
+    Some(out)
+}
+
 /// Replaces `static.files/<prefix><hex><suffix>` with `static.files/<with>`.
 fn replace_hashed(html: &str, prefix: &str, suffix: &str, with: &str) -> Option<String> {
     let needle = format!("static.files/{prefix}");
@@ -136,13 +279,25 @@ pub fn rewrite_tree(
     root: &Path,
     srctree: &Path,
     links: &SrctreeLinks,
+    upstream: &UpstreamDocs,
 ) -> std::io::Result<BTreeSet<String>> {
     let mut targets = BTreeSet::new();
     let is_dir = |path: &str| srctree.join(path).is_dir();
     for (page, depth) in html_files(root)? {
-        let text = std::fs::read_to_string(&page)?;
+        let original = std::fs::read_to_string(&page)?;
+        let mut text = std::borrow::Cow::Borrowed(original.as_str());
+        if let Some(new) = mend_foreign_type_links(&text) {
+            text = new.into();
+        }
         if let Some(new) = rewrite_page(&text, depth, links, &is_dir, &mut targets) {
-            std::fs::write(&page, new)?;
+            text = new.into();
+        }
+        let dir = page.parent().and_then(|d| d.strip_prefix(root).ok()).unwrap_or(Path::new(""));
+        if let Some(new) = rewrite_upstream_links(&text, &dir.to_string_lossy(), upstream) {
+            text = new.into();
+        }
+        if text != original {
+            std::fs::write(&page, text.as_bytes())?;
         }
     }
     Ok(targets)

@@ -53,6 +53,9 @@ pub struct Manifest {
     pub skipped: Vec<(String, String)>,
     /// The doctest summary line, if the doctests ran.
     pub doctests: Option<String>,
+    /// What the site was built from (see `generate`); an equal one means nothing to rebuild.
+    #[serde(default)]
+    pub fingerprint: String,
 }
 
 /// Why the site could not be assembled.

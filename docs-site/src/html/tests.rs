@@ -84,3 +84,26 @@ fn scan_skips_scripts_and_comments() {
             ids: []"#]],
     );
 }
+
+#[test]
+fn links_into_the_rust_project_docs_go_upstream_unless_the_site_has_them() {
+    let upstream = UpstreamDocs {
+        base: "https://doc.rust-lang.org/1.95.0/".to_owned(),
+        local: vec!["core".to_owned(), "kernel".to_owned()],
+    };
+    let html = r##"<a href="../../book/ch17-02-trait-objects.html">b</a><a href="../../alloc/alloc/fn.handle_alloc_error.html#x">a</a><a href="../../core/option/enum.Option.html">c</a><a href="struct.Layout.html">l</a><a href="#f">f</a><a href="https://x/">x</a>"##;
+    expect![[r##"<a href="https://doc.rust-lang.org/1.95.0/book/ch17-02-trait-objects.html">b</a><a href="https://doc.rust-lang.org/1.95.0/alloc/alloc/fn.handle_alloc_error.html#x">a</a><a href="../../core/option/enum.Option.html">c</a><a href="struct.Layout.html">l</a><a href="#f">f</a><a href="https://x/">x</a>"##]]
+        .assert_eq(&rewrite_upstream_links(html, "core/alloc", &upstream).unwrap());
+    assert_eq!(
+        rewrite_upstream_links("<a href=\"../kernel/index.html\">k</a>", "core", &upstream),
+        None
+    );
+}
+
+#[test]
+fn source_page_links_to_foreign_types_are_mended_or_unlinked() {
+    let html = r##"<a href="../../core/ptr/foreigntype.mut_ptr.html#method.cast">cast</a>(); <a href="../../core/foreigntype.slice.html#method.len">len</a>; <a href="../../core/foreigntype.num.html#associatedconstant.MAX">MAX</a> <a href="struct.A.html">A</a>"##;
+    expect![[r##"<a href="../../core/primitive.pointer.html#method.cast">cast</a>(); <a href="../../core/primitive.slice.html#method.len">len</a>; MAX <a href="struct.A.html">A</a>"##]]
+        .assert_eq(&mend_foreign_type_links(html).unwrap());
+    assert_eq!(mend_foreign_type_links("<a href=\"x.html\">x</a>"), None);
+}
