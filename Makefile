@@ -115,8 +115,10 @@ DOCS_CONFIG_NAME := $(if $(filter $(CACHE)/%,$(KERNEL_OBJ)),tinyconfig + demo-ke
 DOCS_SITE := $(CURDIR)/target/debug/docs-site
 
 docs: kernel ## Build the documentation site (all crates, doctests run in QEMU, links checked) and print its index.html
-	@$(DOCS_SITE) build --srctree $(KERNEL_SRC) --objtree $(KERNEL_OBJ) --extmod-dir $(EXTMOD_DIR) \
-		--out $(DOCS_DIR) --config-name "$(DOCS_CONFIG_NAME)" --doctests --check $(DOCS_ARGS)
+	@doctests=$$(grep -qx 'CONFIG_RUST_KERNEL_DOCTESTS=y' $(KERNEL_OBJ)/.config && echo --doctests || \
+		echo "docs: CONFIG_RUST_KERNEL_DOCTESTS is not set in $(KERNEL_OBJ)/.config: the site will not show doctest results" >&2); \
+	$(DOCS_SITE) build --srctree $(KERNEL_SRC) --objtree $(KERNEL_OBJ) --extmod-dir $(EXTMOD_DIR) \
+		--out $(DOCS_DIR) --config-name "$(DOCS_CONFIG_NAME)" $$doctests --check $(DOCS_ARGS)
 
 docs-serve: docs ## Serve the documentation site on 127.0.0.1 (PORT=8000)
 	$(DOCS_SITE) serve $(DOCS_DIR) --port $(or $(PORT),8000)
