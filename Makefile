@@ -38,7 +38,7 @@ CARGO := cargo
 WORKBENCH := $(CURDIR)/target/debug/workbench
 LINT_RULES := $(CURDIR)/target/debug/lint-rules
 
-.PHONY: help setup tools kernel demo test check bench rust-analyzer kallsyms-check lint clean-cache
+.PHONY: help setup tools kernel demo test check bench rust-analyzer kallsyms-check lint docs docs-serve clean-cache
 
 help: ## List the targets
 	@echo "Rust-for-Linux developer tools. The two commands:"
@@ -97,6 +97,7 @@ bench: kernel ## Benchmarks: each tool against its anchor, as ratios in one run
 	$(CARGO) bench --locked -p rust-project-gen --bench vs_upstream
 	$(CARGO) bench --locked -p symbolizer --bench vs_decode_stacktrace
 	$(CARGO) bench --locked -p lint-rules --bench vs_clippy
+	$(CARGO) bench --locked -p docs-site --bench vs_make_rustdoc
 
 rust-analyzer: kernel ## Write rust-project.json for the demo tree (M=dir: for that external module; LINT=1: lint-rules on save) and print its path
 	@sysroot=$$(rustc --print sysroot); \
@@ -121,6 +122,21 @@ lint: kernel ## Lint the kernel's rust/, samples/rust/, drivers/ (with its clipp
 	$(LINT_RULES) check --base $(CURDIR) --srctree $(KERNEL_SRC) --objtree $(KERNEL_OBJ) --summary \
 		$(foreach m,$(notdir $(wildcard demo-kernel/modules/*)),--clippy-module $(EXTMOD_DIR)/$(m)=demo-kernel/modules/$(m)) \
 		demo-kernel/modules
+
+# The documentation site: every crate kbuild built, documented with its build's flags, the
+# kernel's doctests run in QEMU, all links checked. Crates whose inputs did not change are reused.
+DOCS_DIR := $(CACHE)/docs/site
+DOCS_CONFIG_NAME := $(if $(filter $(CACHE)/%,$(KERNEL_OBJ)),tinyconfig + demo-kernel/demo.config,$(KERNEL_OBJ)/.config)
+DOCS_SITE := $(CURDIR)/target/debug/docs-site
+
+docs: kernel ## Build the documentation site (all crates, doctests run in QEMU, links checked) and print its index.html
+	@doctests=$$(grep -qx 'CONFIG_RUST_KERNEL_DOCTESTS=y' $(KERNEL_OBJ)/.config && echo --doctests || \
+		echo "docs: CONFIG_RUST_KERNEL_DOCTESTS is not set in $(KERNEL_OBJ)/.config: the site will not show doctest results" >&2); \
+	$(DOCS_SITE) build --srctree $(KERNEL_SRC) --objtree $(KERNEL_OBJ) --extmod-dir $(EXTMOD_DIR) \
+		--out $(DOCS_DIR) --config-name "$(DOCS_CONFIG_NAME)" $$doctests --check $(DOCS_ARGS)
+
+docs-serve: docs ## Serve the documentation site on 127.0.0.1 (PORT=8000)
+	$(DOCS_SITE) serve $(DOCS_DIR) --port $(or $(PORT),8000)
 
 clean-cache: ## Remove the kernel trees, logs and tools prefix in $(CACHE)
 	rm -rf $(CACHE)

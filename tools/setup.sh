@@ -11,11 +11,13 @@ prefix=$2
 bindgen_version=$3
 
 # The kernel build (GCC, kbuild, kconfig, bindgen's libclang, objtool, DWARF), the kernel source,
-# QEMU and the initramfs, and LLVM's binutils for decoding backtraces.
+# QEMU and the initramfs, LLVM's binutils for decoding backtraces, and headless Chromium for
+# docs-site's browser test.
 packages=(
 	linux-source-6.12 make gcc flex bison bc cpio kmod patch xz-utils python3 rsync
 	libelf-dev libssl-dev clang libclang-dev llvm
 	qemu-system-x86 busybox-static
+	chromium
 )
 
 say() { printf 'setup: %s\n' "$*" >&2; }

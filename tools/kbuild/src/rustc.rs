@@ -62,6 +62,9 @@ pub struct RustcInvocation {
     pub target: Option<String>,
     /// `--emit` kinds and paths (`link` → `rust/libmacros.so`).
     pub emits: Vec<(String, String)>,
+    /// Every argument after the program, as kbuild passed them (for tools that rerun the
+    /// compiler's options, such as rustdoc with exactly the flags of the build).
+    pub args: Vec<String>,
 }
 
 /// Why a command is not a usable rustc invocation.
@@ -128,6 +131,7 @@ pub fn find_rustc(command: &str) -> Result<Option<RustcInvocation>, RustcError> 
         if name == "rustc" || name == "clippy-driver" {
             let mut invocation = parse_args(&simple.words[1..])?;
             invocation.env = simple.env.into_iter().collect();
+            invocation.args = simple.words[1..].to_vec();
             return Ok(Some(invocation));
         }
     }

@@ -1,0 +1,288 @@
+//! Runs the planned rustdoc jobs, in parallel, each into its own folder of the work directory,
+//! and skips a crate whose inputs (arguments, toolchain, every file rustdoc read) are unchanged.
+//!
+//! Crates are independent runs: rustdoc reads the dependencies' metadata that kbuild built
+//! (`rust/libkernel.rmeta`), not their documentation. Links between crates are made relative
+//! because each run sees an (empty) folder for every other crate of the site; the search index
+//! and trait implementors across crates are merged when the site is assembled
+//! (`--merge=none`, then `--merge=finalize`).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant, UNIX_EPOCH};
+
+use sha2::{Digest, Sha256};
+
+use crate::html;
+use crate::plan::Job;
+
+/// What every job shares.
+#[derive(Clone, Debug)]
+pub struct BuildConfig {
+    /// The work directory (`<work>/crates/<name>/`).
+    pub work: PathBuf,
+    /// The rustdoc program.
+    pub rustdoc: PathBuf,
+    /// `rustdoc --version`, part of every fingerprint.
+    pub rustdoc_version: String,
+    /// The srctree, for `srctree/` links.
+    pub srctree: PathBuf,
+    /// Where `srctree/` links lead (see [`html::SrctreeLinks`]).
+    pub srctree_links: html::SrctreeLinks,
+    /// The crates of the site that others can link to: `core` (when documented) and the
+    /// kernel's crates in `rust/`. Modules are never another crate's dependency, so they are
+    /// left out: adding or removing a module reuses every other crate.
+    pub site_crates: Vec<String>,
+    /// Where links into the Rust project's documentation that the site lacks go.
+    pub upstream: html::UpstreamDocs,
+    /// How many rustdoc runs at a time.
+    pub jobs: usize,
+    /// The limit for one run.
+    pub timeout: Duration,
+}
+
+/// The outcome of one crate.
+#[derive(Clone, Debug)]
+pub struct CrateResult {
+    /// The crate.
+    pub name: String,
+    /// Its folder in the work directory.
+    pub dir: PathBuf,
+    /// Documented now, reused, or failed with rustdoc's message.
+    pub status: Status,
+    /// How long it took (0 when reused).
+    pub elapsed: Duration,
+}
+
+/// Whether a crate's documentation is there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// rustdoc ran and succeeded.
+    Built,
+    /// The inputs were unchanged: the previous documentation is kept.
+    Fresh,
+    /// rustdoc failed (or could not run); the message says why.
+    Failed(String),
+}
+
+/// What a successful run recorded: its fingerprint and what it read.
+#[derive(Debug, serde::Serialize, serde::Deserialize, PartialEq, Eq)]
+struct Stamp {
+    fingerprint: String,
+    inputs: Vec<Input>,
+}
+
+#[derive(Debug, serde::Serialize, serde::Deserialize, PartialEq, Eq)]
+struct Input {
+    path: PathBuf,
+    len: u64,
+    mtime_ns: u128,
+}
+
+/// The folder of `job` in the work directory.
+pub fn crate_dir(work: &Path, name: &str) -> PathBuf {
+    work.join("crates").join(name)
+}
+
+/// Documents every job, `config.jobs` at a time, the biggest first; calls `on_done` as each
+/// ends. A failure is recorded, and the other jobs go on.
+pub fn build_all(
+    jobs: &[Job],
+    config: &BuildConfig,
+    on_done: &(dyn Fn(&CrateResult) + Sync),
+) -> Vec<CrateResult> {
+    let mut queue: Vec<&Job> = jobs.iter().collect();
+    // `core` takes longest by far: start it first. Popped from the end.
+    queue.sort_by_key(|job| (job.kind != crate::plan::Kind::Library, job.name != "kernel"));
+    queue.reverse();
+    let queue = Mutex::new(queue);
+    let results = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..config.jobs.max(1) {
+            s.spawn(|| {
+                loop {
+                    let Some(job) = queue.lock().unwrap_or_else(|e| e.into_inner()).pop() else {
+                        return;
+                    };
+                    let result = build_one(job, config);
+                    on_done(&result);
+                    results.lock().unwrap_or_else(|e| e.into_inner()).push(result);
+                }
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    results.sort_by(|a, b| a.name.cmp(&b.name));
+    results
+}
+
+/// The fingerprint of everything but the files rustdoc reads.
+fn fingerprint(job: &Job, config: &BuildConfig) -> String {
+    let mut hash = Sha256::new();
+    let mut add = |s: &str| {
+        hash.update(s.as_bytes());
+        hash.update([0]);
+    };
+    add(env!("CARGO_PKG_VERSION"));
+    add(html::REWRITE_VERSION);
+    add(&config.rustdoc_version);
+    add(&job.cwd.display().to_string());
+    add(&format!("{:?}", config.srctree_links));
+    add(&format!("{:?}", config.upstream));
+    add(&config.srctree.display().to_string());
+    for name in &config.site_crates {
+        add(name);
+    }
+    for (k, v) in &job.env {
+        add(&format!("{k}={v}"));
+    }
+    for arg in &job.args {
+        add(arg);
+    }
+    format!("{:x}", hash.finalize())
+}
+
+fn input(path: &Path) -> Option<Input> {
+    let meta = std::fs::metadata(path).ok()?;
+    let mtime_ns = meta.modified().ok()?.duration_since(UNIX_EPOCH).ok()?.as_nanos();
+    Some(Input { path: path.to_owned(), len: meta.len(), mtime_ns })
+}
+
+/// Whether the stamp in `dir` matches `fingerprint` and every input file is unchanged.
+fn is_fresh(dir: &Path, fingerprint: &str) -> bool {
+    let Ok(text) = std::fs::read_to_string(dir.join("stamp.json")) else { return false };
+    let Ok(stamp) = serde_json::from_str::<Stamp>(&text) else { return false };
+    stamp.fingerprint == fingerprint
+        && dir.join("out").is_dir()
+        && stamp.inputs.iter().all(|i| input(&i.path).as_ref() == Some(i))
+}
+
+fn build_one(job: &Job, config: &BuildConfig) -> CrateResult {
+    let start = Instant::now();
+    let dir = crate_dir(&config.work, &job.name);
+    let fingerprint = fingerprint(job, config);
+    let result = |status| CrateResult {
+        name: job.name.clone(),
+        dir: dir.clone(),
+        status,
+        elapsed: start.elapsed(),
+    };
+    if is_fresh(&dir, &fingerprint) {
+        return CrateResult { elapsed: Duration::ZERO, ..result(Status::Fresh) };
+    }
+    match run_rustdoc(job, config, &dir, fingerprint) {
+        Ok(()) => result(Status::Built),
+        Err(message) => {
+            // A failed crate leaves no documentation behind, so no stale pages are reused.
+            let _ = std::fs::remove_file(dir.join("stamp.json"));
+            let _ = std::fs::remove_dir_all(dir.join("out"));
+            result(Status::Failed(message))
+        }
+    }
+}
+
+fn run_rustdoc(
+    job: &Job,
+    config: &BuildConfig,
+    dir: &Path,
+    fingerprint: String,
+) -> Result<(), String> {
+    let io = |what: &str, path: &Path, e: std::io::Error| format!("{what} {}: {e}", path.display());
+    let out = dir.join("out");
+    let parts = dir.join("parts");
+    let dep_info = dir.join("deps.d");
+    let _ = std::fs::remove_file(dir.join("stamp.json"));
+    for d in [&out, &parts] {
+        if d.exists() {
+            std::fs::remove_dir_all(d).map_err(|e| io("cannot remove", d, e))?;
+        }
+    }
+    std::fs::create_dir_all(&out).map_err(|e| io("cannot create", &out, e))?;
+    // An empty folder per other crate makes rustdoc link to it relatively (`../core/...`).
+    let others: Vec<PathBuf> = config
+        .site_crates
+        .iter()
+        .filter(|name| **name != job.name)
+        .map(|name| out.join(name))
+        .collect();
+    for other in &others {
+        std::fs::create_dir_all(other).map_err(|e| io("cannot create", other, e))?;
+    }
+    let command = subprocess::Command::new(&config.rustdoc, &job.cwd)
+        .args(job.command_args(&out, &parts, &dep_info))
+        .timeout(config.timeout);
+    let command = job.env.iter().fold(command, |command, (key, value)| command.env(key, value));
+    let output = command.run().map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("rustdoc.log"), output.stderr.as_bytes())
+        .map_err(|e| io("cannot write", &dir.join("rustdoc.log"), e))?;
+    if let Err(e) = output.check(&command) {
+        return Err(format!("rustdoc failed for {} ({}): {e}", job.name, job.target));
+    }
+    for other in &others {
+        // Only the empty placeholder: rustdoc never writes into another crate's folder.
+        let _ = std::fs::remove_dir(other);
+    }
+    let srctree_targets =
+        html::rewrite_tree(&out, &config.srctree, &config.srctree_links, &config.upstream)
+            .map_err(|e| format!("cannot post-process the pages of {}: {e}", job.name))?;
+    let targets_text: String = srctree_targets.iter().map(|t| format!("{t}\n")).collect();
+    std::fs::write(dir.join("srctree-targets.txt"), targets_text)
+        .map_err(|e| io("cannot write", dir, e))?;
+    let dep_text =
+        std::fs::read_to_string(&dep_info).map_err(|e| io("cannot read", &dep_info, e))?;
+    let mut inputs = Vec::new();
+    for path in dep_info_inputs(&dep_text) {
+        let path = job.cwd.join(path);
+        inputs.push(
+            input(&path)
+                .ok_or_else(|| format!("rustdoc read {} but it is gone", path.display()))?,
+        );
+    }
+    let stamp = Stamp { fingerprint, inputs };
+    let text = serde_json::to_string_pretty(&stamp).expect("a stamp serializes");
+    crate::write_atomically(&dir.join("stamp.json"), text.as_bytes())
+        .map_err(|e| io("cannot write", &dir.join("stamp.json"), e))
+}
+
+/// The files a Makefile-style dependency list (`rustdoc --emit=dep-info`) names as inputs: the
+/// prerequisites of its rules, each once, in order.
+pub fn dep_info_inputs(text: &str) -> Vec<String> {
+    let mut seen = BTreeMap::new();
+    let joined = text.replace("\\\n", " ");
+    for line in joined.lines() {
+        let Some((_, prereqs)) =
+            line.split_once(": ").or_else(|| line.strip_suffix(':').map(|t| (t, "")))
+        else {
+            continue;
+        };
+        if line.starts_with('#') {
+            continue;
+        }
+        let mut word = String::new();
+        let mut chars = prereqs.chars().peekable();
+        let mut flush = |word: &mut String| {
+            if !word.is_empty() {
+                let n = seen.len();
+                seen.entry(std::mem::take(word)).or_insert(n);
+            }
+        };
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' if chars.peek() == Some(&' ') => {
+                    word.push(' ');
+                    chars.next();
+                }
+                ' ' | '\t' => flush(&mut word),
+                c => word.push(c),
+            }
+        }
+        flush(&mut word);
+    }
+    let mut inputs: Vec<(usize, String)> = seen.into_iter().map(|(k, v)| (v, k)).collect();
+    inputs.sort();
+    inputs.into_iter().map(|(_, path)| path).collect()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,504 @@
+//! From a built kernel tree to a finished site: scan what kbuild ran, plan and run rustdoc,
+//! assemble, run or reuse the doctests, and swap the site into place.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use kbuild::{Objtree, Srctree};
+use sha2::{Digest, Sha256};
+
+use crate::build::{self, BuildConfig, CrateResult, Status};
+use crate::doctests::{self, Results};
+use crate::html::{self, SrctreeLinks};
+use crate::plan::{self, CoreDocs, Kind, PlanConfig};
+use crate::site::{self, CrateEntry, Manifest, Meta, SiteError};
+
+/// What to build.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The kernel source tree.
+    pub srctree: PathBuf,
+    /// Its built objtree.
+    pub objtree: PathBuf,
+    /// Build directories of out-of-tree modules (`M=`), each scanned like the objtree.
+    pub extmod_dirs: Vec<PathBuf>,
+    /// Where the site goes (replaced whole).
+    pub out: PathBuf,
+    /// Where the crates' documentation and stamps are kept between builds.
+    pub work: PathBuf,
+    /// Document `core` here, or link to its upstream documentation.
+    pub core_upstream: bool,
+    /// Where `srctree/` links go.
+    pub srctree_links: SrctreeLinks,
+    /// The configuration's name for the landing page.
+    pub config_name: String,
+    /// How many rustdoc runs at a time.
+    pub jobs: usize,
+    /// Boot the kernel to run its doctests (reused while `bzImage` is unchanged).
+    pub doctests: bool,
+    /// The rustdoc program.
+    pub rustdoc: PathBuf,
+}
+
+/// What a build did.
+#[derive(Debug)]
+pub struct Summary {
+    /// The site's `index.html`.
+    pub index: PathBuf,
+    /// Every crate's outcome.
+    pub crates: Vec<CrateResult>,
+    /// The site's size in bytes.
+    pub size: u64,
+    /// The doctest results, when run.
+    pub doctests: Option<Results>,
+    /// Problems that did not stop the build (unreadable `.cmd` files).
+    pub problems: Vec<String>,
+    /// Time spent in rustdoc, and in all.
+    pub rustdoc_time: Duration,
+    /// Wall time of the whole build.
+    pub total_time: Duration,
+}
+
+/// Why no site could be built.
+#[derive(Debug, thiserror::Error)]
+pub enum GenerateError {
+    /// The trees are not usable.
+    #[error(transparent)]
+    Tree(#[from] kbuild::TreeError),
+    /// The tree has no rustc invocations.
+    #[error(
+        "no rustc invocation in the .cmd files of {}: the tree is configured but not built; build it (`make kernel` for the demo tree, or `make -C <srctree> O=<objtree>`)",
+        .0.display()
+    )]
+    NotBuilt(PathBuf),
+    /// A directory could not be scanned.
+    #[error("cannot read {}: {error}", path.display())]
+    Read {
+        /// What.
+        path: PathBuf,
+        /// The error.
+        error: std::io::Error,
+    },
+    /// A tool could not be run.
+    #[error(transparent)]
+    Tool(#[from] subprocess::Error),
+    /// Assembling failed.
+    #[error(transparent)]
+    Site(#[from] SiteError),
+    /// Every crate failed.
+    #[error("rustdoc failed for every crate; the first error:\n{0}")]
+    AllFailed(String),
+    /// The doctests could not be run.
+    #[error(transparent)]
+    Doctests(#[from] doctests::DoctestError),
+}
+
+/// Builds the site.
+pub fn generate(options: &Options) -> Result<Summary, GenerateError> {
+    let start = Instant::now();
+    let srctree = Srctree::open(&options.srctree)?;
+    let objtree = Objtree::open(&srctree, &options.objtree)?;
+    let built = objtree.built(&srctree)?;
+    site::check_out(&options.out)?;
+
+    let step = progress::start("reading what kbuild ran");
+    let mut builds = Vec::new();
+    let mut problems = Vec::new();
+    let scan = kbuild::scan_rust_builds(&objtree.path)
+        .map_err(|e| GenerateError::Read { path: objtree.path.clone(), error: e })?;
+    problems.extend(scan.problems.iter().map(|p| format!("{}: {}", p.path.display(), p.message)));
+    if scan.builds.is_empty() {
+        return Err(GenerateError::NotBuilt(objtree.path.clone()));
+    }
+    for b in scan.builds {
+        let kind = if b.target.starts_with("rust/") { Kind::Kernel } else { Kind::Module };
+        builds.push((objtree.path.clone(), b, kind));
+    }
+    for dir in &options.extmod_dirs {
+        let scan = kbuild::scan_rust_builds(dir)
+            .map_err(|e| GenerateError::Read { path: dir.clone(), error: e })?;
+        problems
+            .extend(scan.problems.iter().map(|p| format!("{}: {}", p.path.display(), p.message)));
+        for b in scan.builds {
+            // kbuild runs an external module's rustc in the objtree too (`make O= M=`).
+            builds.push((objtree.path.clone(), b, Kind::External));
+        }
+    }
+    step.done(&format!("{} rustc invocations", builds.len()));
+
+    let rustc_version = tool_version(Path::new("rustc"), &objtree.path)?;
+    let rustdoc_version = tool_version(&options.rustdoc, &objtree.path)?;
+    let semver = rustc_version.split_whitespace().nth(1).unwrap_or("").to_owned();
+    let rustc_minor = semver.split('.').nth(1).and_then(|m| m.parse().ok()).unwrap_or(0);
+    let core = if options.core_upstream {
+        CoreDocs::Upstream(format!("https://doc.rust-lang.org/{semver}/"))
+    } else {
+        CoreDocs::Local
+    };
+    let plan = plan::plan(
+        &builds,
+        &PlanConfig {
+            objtree: objtree.path.clone(),
+            rustc_minor,
+            crate_version: srctree.version.to_string(),
+            core: core.clone(),
+        },
+    );
+
+    let linkable: Vec<String> = plan
+        .jobs
+        .iter()
+        .filter(|j| matches!(j.kind, Kind::Library | Kind::Kernel))
+        .map(|j| j.name.clone())
+        .collect();
+    let config = BuildConfig {
+        work: options.work.clone(),
+        rustdoc: options.rustdoc.clone(),
+        rustdoc_version,
+        srctree: srctree.path.clone(),
+        srctree_links: options.srctree_links.clone(),
+        site_crates: linkable.clone(),
+        upstream: html::UpstreamDocs {
+            base: format!("https://doc.rust-lang.org/{semver}/"),
+            local: linkable,
+        },
+        jobs: options.jobs,
+        timeout: Duration::from_secs(3600),
+    };
+    let step = progress::start(&format!("documenting {} crates", plan.jobs.len()));
+    let rustdoc_start = Instant::now();
+    let results = build::build_all(&plan.jobs, &config, &|r| match &r.status {
+        Status::Built => step.println(&format!(
+            "  documented {} in {}",
+            r.name,
+            progress::format_duration(r.elapsed)
+        )),
+        Status::Fresh => step.println(&format!("  {} is up to date", r.name)),
+        Status::Failed(_) => step.println(&format!("  rustdoc failed for {}", r.name)),
+    });
+    let rustdoc_time = rustdoc_start.elapsed();
+    let built_now = results.iter().filter(|r| r.status == Status::Built).count();
+    let failed: Vec<&CrateResult> =
+        results.iter().filter(|r| matches!(r.status, Status::Failed(_))).collect();
+    step.done(&format!("{built_now} documented, {} failed", failed.len()));
+    if failed.len() == results.len()
+        && let Some(Status::Failed(message)) = failed.first().map(|r| &r.status)
+    {
+        return Err(GenerateError::AllFailed(message.clone()));
+    }
+
+    let doctest_results = if options.doctests {
+        Some(doctest_results(&built.bzimage, &objtree, &options.work)?)
+    } else {
+        None
+    };
+
+    // Nothing changed since the site in place was built: keep it as it is.
+    let fingerprint = site_fingerprint(options, &results, doctest_results.as_ref(), &rustc_version);
+    let unchanged = results.iter().all(|r| r.status == Status::Fresh)
+        && std::fs::read_to_string(options.out.join(site::MARKER))
+            .ok()
+            .and_then(|text| serde_json::from_str::<Manifest>(&text).ok())
+            .is_some_and(|m| m.fingerprint == fingerprint);
+    if unchanged {
+        eprintln!("==> the site is up to date");
+        return Ok(Summary {
+            index: options.out.join("index.html"),
+            crates: results,
+            size: site::tree_size(&options.out),
+            doctests: doctest_results,
+            problems,
+            rustdoc_time,
+            total_time: start.elapsed(),
+        });
+    }
+
+    let step = progress::start("assembling the site");
+    let tmp = site::temp_dir_for(&options.out)?;
+    let assembled = assemble(
+        &tmp,
+        options,
+        &srctree,
+        &plan,
+        &results,
+        &core,
+        &rustc_version,
+        doctest_results.as_ref(),
+        fingerprint,
+    );
+    if let Err(e) = assembled {
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(e);
+    }
+    site::swap_into_place(&tmp, &options.out)?;
+    let size = site::tree_size(&options.out);
+    step.done(&site::format_size(size));
+    Ok(Summary {
+        index: options.out.join("index.html"),
+        crates: results,
+        size,
+        doctests: doctest_results,
+        problems,
+        rustdoc_time,
+        total_time: start.elapsed(),
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn assemble(
+    tmp: &Path,
+    options: &Options,
+    srctree: &Srctree,
+    plan: &plan::Plan,
+    results: &[CrateResult],
+    core: &CoreDocs,
+    rustc_version: &str,
+    doctest_results: Option<&Results>,
+    fingerprint: String,
+) -> Result<(), GenerateError> {
+    let ok: Vec<&CrateResult> =
+        results.iter().filter(|r| !matches!(r.status, Status::Failed(_))).collect();
+    let mut targets = BTreeSet::new();
+    for r in &ok {
+        site::link_tree(&r.dir.join("out"), tmp)?;
+        if let Ok(text) = std::fs::read_to_string(r.dir.join("srctree-targets.txt")) {
+            targets.extend(text.lines().map(str::to_owned));
+        }
+    }
+    let _ = std::fs::remove_file(tmp.join(".lock"));
+    // The search index, crate list and trait implementors of all crates together.
+    let mut merge = subprocess::Command::new(&options.rustdoc, tmp)
+        .env("RUSTC_BOOTSTRAP", "1")
+        .arg("-Zunstable-options")
+        .arg("--merge=finalize")
+        .arg(format!("--out-dir={}", tmp.display()));
+    for r in &ok {
+        merge = merge.arg(format!("--include-parts-dir={}", r.dir.join("parts").display()));
+    }
+    merge.run_checked().map_err(|e| SiteError::Merge(e.to_string()))?;
+    let _ = std::fs::remove_file(tmp.join(".lock"));
+    site::fill_missing_implementors(tmp)?;
+    for file in ["logo.svg", "COPYING-logo"] {
+        let from = srctree.path.join("Documentation/images").join(file);
+        let to = tmp.join("static.files").join(file);
+        std::fs::copy(&from, &to).map_err(|source| SiteError::Io {
+            what: "cannot copy",
+            path: from.clone(),
+            source,
+        })?;
+    }
+    site::write_source_view(tmp, &srctree.path, &targets)?;
+    let summary_line = match doctest_results {
+        Some(results) => {
+            apply_doctests(tmp, &srctree.path, results)?;
+            Some(results.summary_line())
+        }
+        None => None,
+    };
+    let status: BTreeMap<&str, &Status> =
+        results.iter().map(|r| (r.name.as_str(), &r.status)).collect();
+    let crates = plan::by_kind(&plan.jobs)
+        .into_iter()
+        .map(|job| CrateEntry {
+            name: job.name.clone(),
+            kind: format!("{:?}", job.kind).to_lowercase(),
+            target: job.target.clone(),
+            edition: job.edition.clone(),
+            missing: match status.get(job.name.as_str()) {
+                Some(Status::Failed(why)) => Some(why.clone()),
+                _ => None,
+            },
+        })
+        .collect::<Vec<_>>();
+    for c in crates.iter().filter(|c| c.missing.is_some()) {
+        // A page where the crate's documentation would be, saying why it is not.
+        let page = site::landing_missing_page(c);
+        let dir = tmp.join(&c.name);
+        std::fs::create_dir_all(&dir).map_err(|source| SiteError::Io {
+            what: "cannot create",
+            path: dir.clone(),
+            source,
+        })?;
+        std::fs::write(dir.join("index.html"), page).map_err(|source| SiteError::Io {
+            what: "cannot write",
+            path: dir.clone(),
+            source,
+        })?;
+    }
+    let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let manifest = Manifest {
+        meta: Meta {
+            kernel_version: srctree.version.to_string(),
+            config_name: options.config_name.clone(),
+            rustc_version: rustc_version.to_owned(),
+            build_date: site::format_utc(now),
+            core: match core {
+                CoreDocs::Local => "local".to_owned(),
+                CoreDocs::Upstream(url) => url.clone(),
+            },
+        },
+        crates,
+        skipped: plan.skipped.iter().map(|s| (s.name.clone(), s.reason.clone())).collect(),
+        doctests: summary_line,
+        fingerprint,
+    };
+    let search_crate = manifest
+        .crates
+        .iter()
+        .filter(|c| c.missing.is_none())
+        .map(|c| c.name.as_str())
+        .find(|n| *n == "kernel")
+        .or_else(|| manifest.crates.iter().find(|c| c.missing.is_none()).map(|c| c.name.as_str()));
+    // The size before the landing page, which is tiny.
+    let size = site::format_size(site::tree_size(tmp));
+    let index = site::landing_page(&manifest, search_crate, Some(&size));
+    let write = |name: &str, text: &[u8]| {
+        std::fs::write(tmp.join(name), text).map_err(|source| SiteError::Io {
+            what: "cannot write",
+            path: tmp.join(name),
+            source,
+        })
+    };
+    write("index.html", index.as_bytes())?;
+    let marker = serde_json::to_string_pretty(&manifest).expect("the manifest serializes");
+    write(site::MARKER, marker.as_bytes())?;
+    Ok(())
+}
+
+/// What the site is made of: every crate's stamp, the doctest results and the options that
+/// shape the pages. Equal fingerprints mean an identical site, bar the build date.
+fn site_fingerprint(
+    options: &Options,
+    results: &[CrateResult],
+    doctests: Option<&Results>,
+    rustc_version: &str,
+) -> String {
+    let mut hash = Sha256::new();
+    let mut add = |s: &str| {
+        hash.update(s.as_bytes());
+        hash.update([0]);
+    };
+    add(env!("CARGO_PKG_VERSION"));
+    add(html::REWRITE_VERSION);
+    add(rustc_version);
+    add(&options.config_name);
+    add(&format!("{:?} {}", options.srctree_links, options.core_upstream));
+    for r in results {
+        add(&r.name);
+        add(&std::fs::read_to_string(r.dir.join("stamp.json")).unwrap_or_default());
+    }
+    add(&serde_json::to_string(&doctests).unwrap_or_default());
+    format!("{:x}", hash.finalize())
+}
+
+/// The doctest results of `bzimage`: reused when this image has been booted before, else a
+/// boot (a minute or so under TCG).
+fn doctest_results(
+    bzimage: &Path,
+    objtree: &Objtree,
+    work: &Path,
+) -> Result<Results, GenerateError> {
+    let bytes = std::fs::read(bzimage)
+        .map_err(|e| GenerateError::Read { path: bzimage.to_owned(), error: e })?;
+    let hash = format!("{:x}", Sha256::digest(&bytes));
+    let dir = work.join("doctests");
+    let cached = dir.join(format!("{}.json", &hash[..16]));
+    if let Ok(text) = std::fs::read_to_string(&cached)
+        && let Ok(results) = serde_json::from_str::<Results>(&text)
+    {
+        eprintln!("==> doctest results of this kernel image reused ({})", results.summary_line());
+        return Ok(results);
+    }
+    let step = progress::start("running the kernel's doctests in QEMU (KUnit)");
+    let results = doctests::boot_and_collect(
+        bzimage,
+        &objtree.config,
+        &objtree.path,
+        &dir.join("boot"),
+        &mut |line| {
+            if line.contains("rust_doctest") && line.contains("ok ") {
+                step.message(line.trim());
+            }
+        },
+    );
+    let results = match results {
+        Ok(r) => r,
+        Err(e) => {
+            step.failed();
+            return Err(e.into());
+        }
+    };
+    step.done(&results.summary_line());
+    let text = serde_json::to_string_pretty(&results).expect("results serialize");
+    crate::write_atomically(&cached, text.as_bytes())
+        .map_err(|e| GenerateError::Read { path: cached.clone(), error: e })?;
+    Ok(results)
+}
+
+/// Puts each doctest's badge on its item's page and writes `doctests.html`.
+fn apply_doctests(site_dir: &Path, srctree: &Path, results: &Results) -> Result<(), SiteError> {
+    let io = |what: &'static str, path: &Path| {
+        let path = path.to_owned();
+        move |source| SiteError::Io { what, path, source }
+    };
+    let krate = site_dir.join("kernel");
+    let mut pages = BTreeMap::new();
+    let mut links = Vec::new();
+    if krate.is_dir() {
+        for (page, _) in html::html_files(&krate).map_err(io("cannot read", &krate))? {
+            let rel =
+                page.strip_prefix(site_dir).expect("under the site").to_string_lossy().into_owned();
+            let text = std::fs::read_to_string(&page).map_err(io("cannot read", &page))?;
+            links.extend(doctests::src_links(&rel, &text, "kernel"));
+            pages.insert(rel, text);
+        }
+    }
+    let is_inner_doc = |t: &doctests::Doctest| {
+        let text = std::fs::read_to_string(srctree.join(&t.file)).unwrap_or_default();
+        let line = text.lines().nth(t.line.saturating_sub(1) as usize);
+        line.is_some_and(|l| l.trim_start().starts_with("//!"))
+    };
+    let placed = doctests::place(&results.tests, &links, "rust/kernel/", &is_inner_doc);
+    let mut by_page: BTreeMap<&str, Vec<(usize, String)>> = BTreeMap::new();
+    let mut item_pages = BTreeMap::new();
+    for ((page, offset), tests) in &placed {
+        let depth = page.matches('/').count();
+        by_page.entry(page.as_str()).or_default().push((*offset, doctests::badge(tests, depth)));
+        for t in tests {
+            // The item's own page, rather than a page that shows it among others.
+            let better = item_pages.get(&t.name).is_none_or(|p: &String| p.len() > page.len());
+            if better {
+                item_pages.insert(t.name.clone(), page.clone());
+            }
+        }
+    }
+    for (page, badges) in by_page {
+        let text = &pages[page];
+        site::replace_file(&site_dir.join(page), &doctests::insert_badges(text, &badges))?;
+    }
+    let source_href = |t: &doctests::Doctest| {
+        let rel = t.file.strip_prefix("rust/kernel/")?;
+        let href = format!("src/kernel/{rel}.html");
+        site_dir.join(&href).is_file().then(|| format!("{href}#{}", t.line))
+    };
+    let page = doctests::results_page(results, &item_pages, &source_href);
+    std::fs::write(site_dir.join("doctests.html"), page).map_err(io("cannot write", site_dir))
+}
+
+fn tool_version(program: &Path, cwd: &Path) -> Result<String, GenerateError> {
+    let out = subprocess::Command::new(program, cwd).arg("--version").run_checked()?;
+    Ok(out.stdout.trim().to_owned())
+}
+
+/// The crates that could not be documented, for the summary.
+pub fn failed(summary: &Summary) -> Vec<(&str, &str)> {
+    summary
+        .crates
+        .iter()
+        .filter_map(|r| match &r.status {
+            Status::Failed(why) => Some((r.name.as_str(), why.as_str())),
+            _ => None,
+        })
+        .collect()
+}

@@ -1,0 +1,370 @@
+//! The link checker: every `href`/`src` of every page must lead to a file of the site, and its
+//! `#anchor` to an `id` on that page. The check is pure ([`check`]); [`scan_site`] reads a
+//! site into what it checks.
+//!
+//! A link is broken when its file is missing, when its anchor is missing, when it leaves the
+//! site (`../` past the root), or when it is an absolute path or `file:` URL: such a link works
+//! only on the machine that built the site (what `make rustdoc` does to `srctree/` links).
+//! Links to other sites (`https:`) are counted, not followed: the machine has no network.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use crate::html::{PageLinks, scan_page};
+
+/// A site as the checker sees it.
+#[derive(Clone, Debug, Default)]
+pub struct Site {
+    /// Every page, by path relative to the root (`kernel/index.html`), with its links and ids.
+    pub pages: BTreeMap<String, PageLinks>,
+    /// Every file, pages included.
+    pub files: BTreeSet<String>,
+}
+
+/// Why a link is broken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub enum Reason {
+    /// The file it names does not exist in the site.
+    MissingFile,
+    /// The file exists, the anchor does not.
+    MissingAnchor,
+    /// It climbs above the site's root.
+    OutsideSite,
+    /// An absolute path or `file:` URL: it only works on the machine that built the site.
+    AbsolutePath,
+}
+
+impl Reason {
+    /// A short description.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Reason::MissingFile => "file missing",
+            Reason::MissingAnchor => "anchor missing",
+            Reason::OutsideSite => "leads outside the site",
+            Reason::AbsolutePath => "absolute path of the build machine",
+        }
+    }
+}
+
+/// One broken link.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub struct Broken {
+    /// The page it is on.
+    pub page: String,
+    /// The link as written.
+    pub link: String,
+    /// Why it is broken.
+    pub reason: Reason,
+}
+
+/// What the checker found.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Report {
+    /// Pages scanned.
+    pub pages: usize,
+    /// Links checked (internal ones).
+    pub checked: usize,
+    /// Links to other sites (counted, not followed).
+    pub external: usize,
+    /// The broken links, sorted.
+    pub broken: Vec<Broken>,
+    /// Broken links that are known mistakes of the kernel's or core's own documentation (see
+    /// [`KNOWN_UPSTREAM`]): reported, not counted as broken.
+    pub known: Vec<(Broken, &'static str)>,
+}
+
+/// A broken link that the kernel's documentation itself has, with the fix it needs upstream.
+#[derive(Clone, Copy, Debug)]
+pub struct Known {
+    /// The page, relative to the site's root.
+    pub page: &'static str,
+    /// The link as written.
+    pub link: &'static str,
+    /// What is wrong in the source, and the fix.
+    pub why: &'static str,
+}
+
+/// The own broken links of the kernel 6.12 and core 1.95 documentation: no rewriting of ours can mend them, and
+/// hiding them would hide the bug. Each one is matched exactly; any other broken link counts.
+pub const KNOWN_UPSTREAM: &[Known] = &[
+    Known {
+        page: "kernel/rbtree/struct.OccupiedEntry.html",
+        link: "index.html#get_mut",
+        why: "rust/kernel/rbtree.rs:1224 writes [`self#get_mut`] (the module, which has no get_mut) for [`Self::get_mut`]",
+    },
+    Known {
+        page: "core/bstr/struct.ByteStr.html",
+        link: "#method.to_ascii_lowercase",
+        why: CORE_ASCII,
+    },
+    Known {
+        page: "core/bstr/struct.ByteStr.html",
+        link: "#method.to_ascii_uppercase",
+        why: CORE_ASCII,
+    },
+    Known {
+        page: "core/primitive.slice.html",
+        link: "#method.to_ascii_lowercase",
+        why: CORE_ASCII,
+    },
+    Known {
+        page: "core/primitive.slice.html",
+        link: "#method.to_ascii_uppercase",
+        why: CORE_ASCII,
+    },
+    Known { page: "core/primitive.str.html", link: "#method.to_ascii_lowercase", why: CORE_ASCII },
+    Known { page: "core/primitive.str.html", link: "#method.to_ascii_uppercase", why: CORE_ASCII },
+];
+
+/// Why `core`'s own pages (when the site documents `core`) have six broken anchors.
+const CORE_ASCII: &str = "core's docs link to_ascii_lowercase/uppercase, which alloc (not core) defines for [u8] and str; they resolve only in std's docs";
+
+/// Moves the broken links listed in `known` from `report.broken` to `report.known`.
+pub fn set_aside_known(report: &mut Report, known: &[Known]) {
+    let (matched, broken): (Vec<Broken>, Vec<Broken>) = std::mem::take(&mut report.broken)
+        .into_iter()
+        .partition(|b| known.iter().any(|k| k.page == b.page && k.link == b.link));
+    report.broken = broken;
+    report.known = matched
+        .into_iter()
+        .map(|b| {
+            let why =
+                known.iter().find(|k| k.page == b.page && k.link == b.link).map_or("", |k| k.why);
+            (b, why)
+        })
+        .collect();
+}
+
+/// Checks every link of `site`.
+pub fn check(site: &Site) -> Report {
+    let mut report = Report { pages: site.pages.len(), ..Report::default() };
+    let ids: BTreeMap<&str, BTreeSet<&str>> = site
+        .pages
+        .iter()
+        .map(|(path, page)| (path.as_str(), page.ids.iter().map(String::as_str).collect()))
+        .collect();
+    for (path, page) in &site.pages {
+        for link in &page.links {
+            match check_link(site, &ids, path, link) {
+                Verdict::Ok => report.checked += 1,
+                Verdict::External => report.external += 1,
+                Verdict::Skip => {}
+                Verdict::Broken(reason) => {
+                    report.checked += 1;
+                    report.broken.push(Broken { page: path.clone(), link: link.clone(), reason });
+                }
+            }
+        }
+    }
+    report.broken.sort();
+    report
+}
+
+enum Verdict {
+    Ok,
+    External,
+    Skip,
+    Broken(Reason),
+}
+
+fn check_link(
+    site: &Site,
+    ids: &BTreeMap<&str, BTreeSet<&str>>,
+    page: &str,
+    link: &str,
+) -> Verdict {
+    let link = link.trim();
+    if let Some((scheme, _)) = link.split_once(':')
+        && !scheme.is_empty()
+        && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+    {
+        return match scheme.to_ascii_lowercase().as_str() {
+            "http" | "https" => Verdict::External,
+            "file" => Verdict::Broken(Reason::AbsolutePath),
+            _ => Verdict::Skip, // mailto:, javascript:, data:
+        };
+    }
+    if link.starts_with("//") {
+        return Verdict::External;
+    }
+    if link.starts_with('/') {
+        return Verdict::Broken(Reason::AbsolutePath);
+    }
+    let (path, fragment) = match link.split_once('#') {
+        Some((path, fragment)) => (path, Some(fragment)),
+        None => (link, None),
+    };
+    let path = path.split_once('?').map_or(path, |(p, _)| p);
+    let target = if path.is_empty() {
+        page.to_owned()
+    } else {
+        let dir = page.rsplit_once('/').map_or("", |(dir, _)| dir);
+        let Some(mut target) = resolve(dir, &percent_decode(path)) else {
+            return Verdict::Broken(Reason::OutsideSite);
+        };
+        if target.is_empty() || path.ends_with('/') || !site.files.contains(&target) {
+            let index = if target.is_empty() {
+                "index.html".to_owned()
+            } else {
+                format!("{}/index.html", target.trim_end_matches('/'))
+            };
+            if site.files.contains(&index) {
+                target = index;
+            }
+        }
+        if !site.files.contains(&target) {
+            return Verdict::Broken(Reason::MissingFile);
+        }
+        target
+    };
+    let Some(fragment) = fragment.filter(|f| !f.is_empty()) else {
+        return Verdict::Ok;
+    };
+    // A redirect page passes the fragment on: check it where the browser ends up.
+    let mut target = target;
+    for _ in 0..5 {
+        let Some(redirect) = site.pages.get(&target).and_then(|p| p.redirect.as_deref()) else {
+            break;
+        };
+        let dir = target.rsplit_once('/').map_or("", |(dir, _)| dir);
+        match resolve(dir, redirect.split(['#', '?']).next().unwrap_or("")) {
+            Some(next) if site.files.contains(&next) => target = next,
+            _ => return Verdict::Broken(Reason::MissingFile),
+        }
+    }
+    let Some(anchors) = ids.get(target.as_str()) else {
+        // A fragment into a file that is not a page (an image, a script): not checkable.
+        return Verdict::Ok;
+    };
+    // Browsers try the fragment as written, then percent-decoded (rustdoc's ids keep `%3C`).
+    let decoded = percent_decode(fragment);
+    if anchors.contains(fragment)
+        || anchors.contains(decoded.as_str())
+        || is_line_range(&decoded, anchors)
+    {
+        Verdict::Ok
+    } else {
+        Verdict::Broken(Reason::MissingAnchor)
+    }
+}
+
+/// rustdoc's source pages link line ranges (`#12-20`), which its script highlights; the range is
+/// good when its first line has an anchor.
+fn is_line_range(fragment: &str, anchors: &BTreeSet<&str>) -> bool {
+    let Some((first, last)) = fragment.split_once('-') else { return false };
+    !first.is_empty()
+        && first.bytes().all(|b| b.is_ascii_digit())
+        && last.bytes().all(|b| b.is_ascii_digit())
+        && anchors.contains(first)
+}
+
+/// `dir` joined with the relative `path`, normalised; `None` when it climbs above the root.
+fn resolve(dir: &str, path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            part => parts.push(part),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+fn percent_decode(s: &str) -> String {
+    if !s.contains('%') {
+        return s.to_owned();
+    }
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let Some(hex) = s.get(i + 1..i + 3)
+            && let Ok(b) = u8::from_str_radix(hex, 16)
+        {
+            out.push(b);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Reads every file under `root`, scanning the pages, with `threads` threads.
+pub fn scan_site(root: &Path, threads: usize) -> std::io::Result<Site> {
+    let mut files = Vec::new();
+    let mut stack = vec![root.to_owned()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir)? {
+            let entry = entry?;
+            let path = entry.path();
+            if std::fs::metadata(&path)?.is_dir() {
+                stack.push(path);
+            } else {
+                let rel = path.strip_prefix(root).expect("under the root");
+                files.push(rel.to_string_lossy().into_owned());
+            }
+        }
+    }
+    let pages: Vec<&String> = files.iter().filter(|f| f.ends_with(".html")).collect();
+    let chunk = pages.len().div_ceil(threads.max(1)).max(1);
+    let scanned: Vec<std::io::Result<Vec<(String, PageLinks)>>> = std::thread::scope(|s| {
+        let workers: Vec<_> = pages
+            .chunks(chunk)
+            .map(|chunk| {
+                s.spawn(move || {
+                    chunk
+                        .iter()
+                        .map(|rel| {
+                            let bytes = std::fs::read(root.join(rel))?;
+                            Ok(((*rel).clone(), scan_page(&String::from_utf8_lossy(&bytes))))
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().expect("scanner panicked")).collect()
+    });
+    let mut site = Site::default();
+    for part in scanned {
+        site.pages.extend(part?);
+    }
+    site.files = files.into_iter().collect();
+    Ok(site)
+}
+
+/// The report as text: totals, then broken links grouped by reason, `limit` of each shown.
+pub fn render(report: &Report, limit: usize) -> String {
+    let mut out = format!(
+        "{} pages, {} links checked, {} to other sites (not followed), {} broken\n",
+        report.pages,
+        report.checked,
+        report.external,
+        report.broken.len()
+    );
+    for (b, why) in &report.known {
+        out.push_str(&format!("  known upstream mistake: {} -> {} ({why})\n", b.page, b.link));
+    }
+    let mut by_reason: BTreeMap<Reason, Vec<&Broken>> = BTreeMap::new();
+    for b in &report.broken {
+        by_reason.entry(b.reason).or_default().push(b);
+    }
+    for (reason, broken) in by_reason {
+        out.push_str(&format!("  {}: {}\n", reason.describe(), broken.len()));
+        for b in broken.iter().take(limit) {
+            out.push_str(&format!("    {} -> {}\n", b.page, b.link));
+        }
+        if broken.len() > limit {
+            out.push_str(&format!("    ... and {} more\n", broken.len() - limit));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

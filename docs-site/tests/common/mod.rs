@@ -1,0 +1,82 @@
+//! Shared by the integration tests: the demo tree that `make test` built, the real binary, and
+//! the site of the demo tree, built once per test binary.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+/// The demo tree's paths, from the environment `make test` sets.
+pub struct Tree {
+    pub srctree: PathBuf,
+    pub objtree: PathBuf,
+    pub extmod: PathBuf,
+}
+
+pub fn tree() -> Tree {
+    let var = |name: &str| {
+        std::env::var_os(name).map(PathBuf::from).unwrap_or_else(|| {
+            panic!("{name} is not set: run these tests with `make test`, which builds the demo kernel (`make kernel`) and sets it")
+        })
+    };
+    let tree =
+        Tree { srctree: var("KERNEL_SRC"), objtree: var("KERNEL_OBJ"), extmod: var("EXTMOD_DIR") };
+    assert!(
+        tree.objtree.join("rust/libkernel.rmeta").is_file(),
+        "{} is not built: run `make kernel`",
+        tree.objtree.display()
+    );
+    tree
+}
+
+/// Runs the real `docs-site` binary.
+pub fn docs_site(args: &[&str]) -> Output {
+    let out = Command::new(env!("CARGO_BIN_EXE_docs-site")).args(args).output().unwrap();
+    eprintln!(
+        "$ docs-site {}\n[{}]\n--- stdout\n{}--- stderr\n{}",
+        args.join(" "),
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// Where the tests keep the demo tree's site between runs (so a second `make test` reuses the
+/// documented crates and the doctest results), under the target directory.
+pub fn site_root() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("docs-site")
+}
+
+pub struct Site {
+    pub dir: PathBuf,
+    pub build: Output,
+}
+
+/// The demo tree's site, with `core` linked upstream (the whole of `core` is 300 MB and is
+/// built by `make docs`), the doctests run in QEMU and the links checked: built once.
+pub fn demo_site() -> &'static Site {
+    static SITE: OnceLock<Site> = OnceLock::new();
+    SITE.get_or_init(|| {
+        let tree = tree();
+        let dir = site_root().join("site");
+        let build = docs_site(&[
+            "build",
+            "--srctree",
+            tree.srctree.to_str().unwrap(),
+            "--objtree",
+            tree.objtree.to_str().unwrap(),
+            "--extmod-dir",
+            tree.extmod.to_str().unwrap(),
+            "--out",
+            dir.to_str().unwrap(),
+            "--core-upstream",
+            "--doctests",
+            "--check",
+            "--config-name",
+            "tinyconfig + demo-kernel/demo.config",
+        ]);
+        Site { dir, build }
+    })
+}
