@@ -25,16 +25,8 @@ pub struct Kernel {
 ///
 /// If they are not set or the tree is not built, with a message saying to run `make test`.
 pub fn kernel() -> Kernel {
-    let var = |name: &str| {
-        std::env::var_os(name).map(PathBuf::from).unwrap_or_else(|| {
-            panic!("{name} is not set: run these tests with `make test`, which builds the demo kernel and sets it")
-        })
-    };
-    let srctree = kbuild::Srctree::open(&var("KERNEL_SRC")).unwrap_or_else(|e| panic!("{e}"));
-    let objtree =
-        kbuild::Objtree::open(&srctree, &var("KERNEL_OBJ")).unwrap_or_else(|e| panic!("{e}"));
-    let built = objtree.built(&srctree).unwrap_or_else(|e| panic!("{e}"));
-    Kernel { srctree: srctree.path, objtree: objtree.path, bzimage: built.bzimage }
+    let tree = kbuild::testing::demo_tree();
+    Kernel { srctree: tree.srctree.path, objtree: tree.objtree.path, bzimage: tree.built.bzimage }
 }
 
 /// Boots the demo kernel with `modules` (paths in the build tree) in `/lib/modules`, the

@@ -4,6 +4,8 @@
 //! symbol table of the image it belongs to; [`length_histogram`] (pure) shows how close the
 //! symbols of an image come to `KSYM_NAME_LEN`.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 pub mod html;
@@ -96,6 +98,62 @@ pub trait SymbolTable {
     fn function_at(&self, address: u64) -> Option<String>;
     /// What DWARF says of `address`, if the image has DWARF.
     fn source_at(&self, address: u64) -> Option<Source>;
+}
+
+/// A symbol table without DWARF: function symbols by name, with address and size, as `nm -S`
+/// lists them (for a captured log when the image is not at hand, and for tests).
+#[derive(Clone, Debug, Default)]
+pub struct NmTable {
+    symbols: BTreeMap<String, (u64, u64)>,
+}
+
+impl NmTable {
+    /// A table of `(name, address, size)`.
+    pub fn from_symbols<'a>(symbols: impl IntoIterator<Item = (&'a str, u64, u64)>) -> NmTable {
+        let symbols = symbols.into_iter().map(|(n, a, s)| (n.to_owned(), (a, s))).collect();
+        NmTable { symbols }
+    }
+
+    /// Parses `nm -S` output (`address size type name`), keeping text symbols (`t`, `T`, `w`,
+    /// `W`) and skipping any other line.
+    pub fn parse(text: &str) -> NmTable {
+        let hex = |s: &str| u64::from_str_radix(s, 16).ok();
+        let symbols = text.lines().filter_map(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let [address, size, kind, name] = words[..] else { return None };
+            matches!(kind, "t" | "T" | "w" | "W").then_some(())?;
+            Some((name, hex(address)?, hex(size)?))
+        });
+        NmTable::from_symbols(symbols)
+    }
+}
+
+impl SymbolTable for NmTable {
+    fn size_of(&self, name: &str) -> Option<u64> {
+        self.symbols.get(name).map(|s| s.1)
+    }
+
+    fn starting_with(&self, prefix: &str) -> Option<(String, u64)> {
+        let mut found =
+            self.symbols.range(prefix.to_owned()..).take_while(|(n, _)| n.starts_with(prefix));
+        match (found.next(), found.next()) {
+            (Some((n, s)), None) => Some((n.clone(), s.1)),
+            _ => None,
+        }
+    }
+
+    fn address_of(&self, name: &str) -> Option<u64> {
+        self.symbols.get(name).map(|s| s.0)
+    }
+
+    fn function_at(&self, address: u64) -> Option<String> {
+        let mut holding = self.symbols.iter().filter(|(_, (a, s))| (*a..a + s).contains(&address));
+        holding.next().map(|(n, _)| n.clone())
+    }
+
+    fn source_at(&self, _: u64) -> Option<Source> {
+        None
+    }
 }
 
 /// Checks the Rust frames (`_R` symbols) of `reports`; `table` gives the symbol table of
@@ -227,37 +285,9 @@ pub fn prefixed_length(name: &str) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::HashMap;
-
     use super::*;
 
-    /// Symbols by name: (address, size); no DWARF.
-    struct Table(HashMap<String, (u64, u64)>);
-
-    impl SymbolTable for Table {
-        fn size_of(&self, name: &str) -> Option<u64> {
-            self.0.get(name).map(|s| s.1)
-        }
-        fn starting_with(&self, prefix: &str) -> Option<(String, u64)> {
-            let mut found = self.0.iter().filter(|(n, _)| n.starts_with(prefix));
-            match (found.next(), found.next()) {
-                (Some((n, s)), None) => Some((n.clone(), s.1)),
-                _ => None,
-            }
-        }
-        fn address_of(&self, name: &str) -> Option<u64> {
-            self.0.get(name).map(|s| s.0)
-        }
-        fn function_at(&self, address: u64) -> Option<String> {
-            let mut found = self.0.iter().filter(|(_, (a, s))| (*a..a + s).contains(&address));
-            found.next().map(|(n, _)| n.clone())
-        }
-        fn source_at(&self, _: u64) -> Option<Source> {
-            None
-        }
-    }
-
-    fn verdicts(table: &Table, log: &str) -> Vec<(Verdict, usize, bool, Option<String>)> {
+    fn verdicts(table: &NmTable, log: &str) -> Vec<(Verdict, usize, bool, Option<String>)> {
         let reports = oops::parse_log(log);
         let checks = check_frames(&reports, &mut |_| Some(table as &dyn SymbolTable));
         checks.iter().map(|c| (c.verdict, c.length, c.ok(), c.actual.clone())).collect()
@@ -266,10 +296,8 @@ mod tests {
     #[test]
     fn whole_cut_and_unknown_frames() {
         let long = format!("_RNvCs1_4demo{}{}", 600, "x".repeat(600));
-        let table = Table(HashMap::from([
-            ("_RNvCs1_4demo4main".to_owned(), (0x1000, 0x20)),
-            (long.clone(), (0x2000, 0x30)),
-        ]));
+        let table =
+            NmTable::from_symbols([("_RNvCs1_4demo4main", 0x1000, 0x20), (&long, 0x2000, 0x30)]);
         let cut = &long[..KSYM_NAME_LEN - 1];
         let log = format!(
             "Oops: 0002 [#1]\nRIP: 0010:_RNvCs1_4demo4main+0x8/0x20 [demo]\nCall Trace:\n <TASK>\n \
@@ -292,10 +320,7 @@ mod tests {
     fn a_frame_in_a_dropped_symbol_is_the_wrong_function() {
         let at_511 = format!("_RNvC17rust_long_symbols484{}", "a".repeat(484));
         let at_512 = format!("_RNvC17rust_long_symbols485{}", "b".repeat(485));
-        let table = Table(HashMap::from([
-            (at_511.clone(), (0x1000, 0x30)),
-            (at_512.clone(), (0x1030, 0x30)),
-        ]));
+        let table = NmTable::from_symbols([(&at_511[..], 0x1000, 0x30), (&at_512, 0x1030, 0x30)]);
         let log = format!(
             "Oops: 0002 [#1]\nRIP: 0010:{at_511}+0x8/0x30\nCall Trace:\n <TASK>\n {at_511}+0x48/0x60\n \
              {at_511}+0x30/0x60\n</TASK>\n"

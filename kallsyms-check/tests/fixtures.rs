@@ -4,48 +4,9 @@
 //! demo-kernel patch 0006). The table is `nm -S vmlinux` of that build, its text symbols of the
 //! sample's code.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
-use kallsyms_check::{Source, SymbolTable, Verdict, check_frames};
-
-/// `nm -S` lines: address, size, type, name.
-struct Nm(BTreeMap<String, (u64, u64)>);
-
-impl Nm {
-    fn parse(text: &str) -> Nm {
-        let hex = |s: &str| u64::from_str_radix(s, 16).unwrap();
-        Nm(text
-            .lines()
-            .map(|l| {
-                let w: Vec<&str> = l.split_whitespace().collect();
-                (w[3].to_owned(), (hex(w[0]), hex(w[1])))
-            })
-            .collect())
-    }
-}
-
-impl SymbolTable for Nm {
-    fn size_of(&self, name: &str) -> Option<u64> {
-        self.0.get(name).map(|s| s.1)
-    }
-    fn starting_with(&self, prefix: &str) -> Option<(String, u64)> {
-        let mut found = self.0.iter().filter(|(n, _)| n.starts_with(prefix));
-        match (found.next(), found.next()) {
-            (Some((n, s)), None) => Some((n.clone(), s.1)),
-            _ => None,
-        }
-    }
-    fn address_of(&self, name: &str) -> Option<u64> {
-        self.0.get(name).map(|s| s.0)
-    }
-    fn function_at(&self, address: u64) -> Option<String> {
-        self.0.iter().find(|(_, (a, s))| (*a..a + s).contains(&address)).map(|(n, _)| n.clone())
-    }
-    fn source_at(&self, _: u64) -> Option<Source> {
-        None
-    }
-}
+use kallsyms_check::{NmTable, SymbolTable, Verdict, check_frames};
 
 fn fixture(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name);
@@ -55,7 +16,7 @@ fn fixture(name: &str) -> String {
 #[test]
 fn frames_in_dropped_vmlinux_symbols_are_caught_as_the_wrong_function() {
     let log = fixture("rust-long-symbols-null-unpatched-kallsyms.log");
-    let nm = Nm::parse(&fixture("rust-long-symbols-null-unpatched-kallsyms.nm"));
+    let nm = NmTable::parse(&fixture("rust-long-symbols-null-unpatched-kallsyms.nm"));
     let reports = oops::parse_log(&log);
     assert_eq!(reports.len(), 1);
     let checks = check_frames(&reports, &mut |module| {

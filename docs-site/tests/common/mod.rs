@@ -15,13 +15,9 @@ pub struct Tree {
 }
 
 pub fn tree() -> Tree {
-    let var = |name: &str| {
-        std::env::var_os(name).map(PathBuf::from).unwrap_or_else(|| {
-            panic!("{name} is not set: run these tests with `make test`, which builds the demo kernel (`make kernel`) and sets it")
-        })
-    };
+    let demo = kbuild::testing::demo_tree();
     let tree =
-        Tree { srctree: var("KERNEL_SRC"), objtree: var("KERNEL_OBJ"), extmod: var("EXTMOD_DIR") };
+        Tree { srctree: demo.srctree.path, objtree: demo.objtree.path, extmod: demo.extmod_dir };
     assert!(
         tree.objtree.join("rust/libkernel.rmeta").is_file(),
         "{} is not built: run `make kernel`",

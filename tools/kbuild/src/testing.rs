@@ -1,4 +1,40 @@
-//! Test support shared by the suite's parser tests: generated garbage for no-panic checks.
+//! Test support shared by the suite's tests: generated garbage for no-panic checks, and the
+//! built demo tree that `make test` provides to integration tests.
+
+use std::path::PathBuf;
+
+use crate::tree::{Built, Objtree, Srctree};
+
+/// The demo tree of `make test`: `KERNEL_SRC` and `KERNEL_OBJ`, checked to be built, and
+/// `EXTMOD_DIR`, where the out-of-tree modules were built.
+pub struct DemoTree {
+    /// The source tree.
+    pub srctree: Srctree,
+    /// The build tree.
+    pub objtree: Objtree,
+    /// What the build produced.
+    pub built: Built,
+    /// The build folder of the out-of-tree modules.
+    pub extmod_dir: PathBuf,
+}
+
+/// The demo tree from the environment `make test` sets.
+///
+/// # Panics
+///
+/// When a variable is not set or the tree is not built, saying what to run: integration tests
+/// fail rather than pass by skipping.
+pub fn demo_tree() -> DemoTree {
+    let var = |name: &str| {
+        std::env::var_os(name).map(PathBuf::from).unwrap_or_else(|| {
+            panic!("{name} is not set: run these tests with `make test`, which builds the demo kernel and sets it")
+        })
+    };
+    let srctree = Srctree::open(&var("KERNEL_SRC")).unwrap_or_else(|e| panic!("{e}"));
+    let objtree = Objtree::open(&srctree, &var("KERNEL_OBJ")).unwrap_or_else(|e| panic!("{e}"));
+    let built = objtree.built(&srctree).unwrap_or_else(|e| panic!("{e}"));
+    DemoTree { srctree, objtree, built, extmod_dir: var("EXTMOD_DIR") }
+}
 
 /// `count` deterministic strings, each up to 40 of `pieces` in a pseudo-random order
 /// (xorshift from `seed`): the tokens a parser looks for, in orders it does not expect.

@@ -15,16 +15,8 @@ struct Kernel {
 }
 
 fn kernel() -> Kernel {
-    let var = |name: &str| {
-        std::env::var_os(name).map(PathBuf::from).unwrap_or_else(|| {
-            panic!("{name} is not set: run these tests with `make test`, which builds the demo kernel and sets it")
-        })
-    };
-    let srctree = kbuild::Srctree::open(&var("KERNEL_SRC")).unwrap_or_else(|e| panic!("{e}"));
-    let objtree =
-        kbuild::Objtree::open(&srctree, &var("KERNEL_OBJ")).unwrap_or_else(|e| panic!("{e}"));
-    let built = objtree.built(&srctree).unwrap_or_else(|e| panic!("{e}"));
-    Kernel { bzimage: built.bzimage, objtree: objtree.path }
+    let tree = kbuild::testing::demo_tree();
+    Kernel { bzimage: tree.built.bzimage, objtree: tree.objtree.path }
 }
 
 /// Boots `steps` with `append` and `timeout`, and checks that no QEMU outlives the boot.
