@@ -147,7 +147,8 @@ impl SymbolTable for NmTable {
     }
 
     fn function_at(&self, address: u64) -> Option<String> {
-        let mut holding = self.symbols.iter().filter(|(_, (a, s))| (*a..a + s).contains(&address));
+        let mut holding =
+            self.symbols.iter().filter(|(_, (a, s))| (*a..a.saturating_add(*s)).contains(&address));
         holding.next().map(|(n, _)| n.clone())
     }
 
@@ -190,7 +191,7 @@ pub fn check_frames<'a>(
             let address = table
                 .filter(|_| verdict != Verdict::Unknown)
                 .and_then(|t| t.address_of(&whole))
-                .map(|start| start + frame.offset.saturating_sub(back));
+                .and_then(|start| start.checked_add(frame.offset.saturating_sub(back)));
             let mut actual = None;
             if verdict != Verdict::Unknown && !offset_in_symbol {
                 verdict = Verdict::WrongFunction;

@@ -42,3 +42,38 @@ fn frames_in_dropped_vmlinux_symbols_are_caught_as_the_wrong_function() {
     );
     assert_eq!(checks.iter().filter(|c| c.ok()).count(), 5);
 }
+
+/// Console logs are untrusted: no log, however its offsets and sizes overflow, makes the check
+/// panic (the symbols are the fixture's real ones, so that frames reach the table).
+#[test]
+fn arbitrary_logs_never_panic() {
+    let nm = NmTable::parse(&fixture("rust-long-symbols-null-unpatched-kallsyms.nm"));
+    let names = fixture("rust-long-symbols-null-unpatched-kallsyms.nm");
+    let mut pieces: Vec<&str> = names.lines().filter_map(|l| l.split_whitespace().nth(3)).collect();
+    pieces.extend([
+        "Oops: 0002 [#1]\n",
+        "RIP: 0010:",
+        "Call Trace:\n",
+        " <TASK>\n",
+        " ? ",
+        "+0x",
+        "ffffffffffffffff",
+        "0",
+        "/0x",
+        "1f",
+        " [m]",
+        "\n",
+    ]);
+    // Each real symbol with the largest offset and size a line can hold.
+    let huge: Vec<String> = pieces[..pieces.len() - 12]
+        .iter()
+        .map(|name| {
+            let frame = format!("{name}+0xffffffffffffffff/0xffffffffffffffff");
+            format!("Oops: 0002 [#1]\nRIP: 0010:{frame}\nCall Trace:\n <TASK>\n {frame}\n</TASK>\n")
+        })
+        .collect();
+    for log in kbuild::testing::garbage(7, &pieces, 3000).into_iter().chain(huge) {
+        let reports = oops::parse_log(&log);
+        let _ = check_frames(&reports, &mut |_| Some(&nm as &dyn SymbolTable));
+    }
+}

@@ -171,7 +171,7 @@ impl Image {
     pub fn function_at(&self, address: u64) -> Option<(&str, u64, u64)> {
         self.symbols
             .iter()
-            .filter(|(_, (start, size))| (*start..start + size).contains(&address))
+            .filter(|(_, (start, size))| (*start..start.saturating_add(*size)).contains(&address))
             .map(|(name, (start, size))| (name.as_str(), *start, *size))
             .min_by(|a, b| a.0.cmp(b.0))
     }
