@@ -93,23 +93,11 @@ fn a_crate_whose_rustdoc_fails_is_reported_and_the_site_replaces_stale_pages() {
     std::fs::write(site.join(docs_site::site::MARKER), "{}").unwrap();
     std::fs::write(site.join("kernel/stale.html"), "<p>old</p>").unwrap();
 
-    let out = common::docs_site(&[
-        "build",
-        "--srctree",
-        tree.srctree.to_str().unwrap(),
-        "--objtree",
-        tree.objtree.to_str().unwrap(),
-        "--extmod-dir",
-        broken.to_str().unwrap(),
-        "--out",
-        site.to_str().unwrap(),
-        // The work directory of the demo site: the crates of the tree are reused (or documented
-        // for the tests that follow), only rust_broken is new.
-        "--work",
-        common::site_root().join("site.work").to_str().unwrap(),
-        "--core-upstream",
-        "--check",
-    ]);
+    // The work directory of the demo site: the crates of the tree are reused (or documented for
+    // the tests that follow), only rust_broken is new.
+    let work = common::site_root().join("site.work");
+    let extra = ["--work", work.to_str().unwrap(), "--core-upstream", "--check"];
+    let out = common::build_site(&tree, &broken, &site, &extra);
     // Exit 1: the site is there, but a crate is missing from it.
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);

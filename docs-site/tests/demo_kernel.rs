@@ -106,21 +106,10 @@ fn a_rebuild_with_nothing_changed_reuses_every_crate_and_the_doctest_run() {
     let site = common::demo_site();
     assert!(site.build.status.success());
     let tree = common::tree();
-    let out = common::docs_site(&[
-        "build",
-        "--srctree",
-        tree.srctree.to_str().unwrap(),
-        "--objtree",
-        tree.objtree.to_str().unwrap(),
-        "--extmod-dir",
-        tree.extmod.to_str().unwrap(),
-        "--out",
-        common::site_root().join("site-again").to_str().unwrap(),
-        "--work",
-        format!("{}.work", site.dir.display()).as_str(),
-        "--core-upstream",
-        "--doctests",
-    ]);
+    let work = format!("{}.work", site.dir.display());
+    let again = common::site_root().join("site-again");
+    let extra = ["--work", work.as_str(), "--core-upstream", "--doctests"];
+    let out = common::build_site(&tree, &tree.extmod, &again, &extra);
     assert!(out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("  documented "), "a crate was documented again:\n{stderr}");

@@ -24,20 +24,13 @@ fn copied_module(dir: &Path, extmod: &Path) -> std::path::PathBuf {
 }
 
 fn build(tree: &common::Tree, extmod: &Path, out: &Path) -> String {
-    let output = common::docs_site(&[
-        "build",
-        "--srctree",
-        tree.srctree.to_str().unwrap(),
-        "--objtree",
-        tree.objtree.to_str().unwrap(),
-        "--extmod-dir",
-        extmod.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--work",
-        common::site_root().join("site.work").to_str().unwrap(),
-        "--core-upstream",
-    ]);
+    let work = common::site_root().join("site.work");
+    let output = common::build_site(
+        tree,
+        extmod,
+        out,
+        &["--work", work.to_str().unwrap(), "--core-upstream"],
+    );
     assert!(output.status.success());
     String::from_utf8_lossy(&output.stderr).into_owned()
 }

@@ -52,27 +52,40 @@ pub struct Site {
 
 /// The demo tree's site, with `core` linked upstream (the whole of `core` is 300 MB and is
 /// built by `make docs`), the doctests run in QEMU and the links checked: built once.
+/// Runs `docs-site build` of `tree` with the modules of `extmod` into `out`, plus `extra`.
+pub fn build_site(tree: &Tree, extmod: &Path, out: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "build",
+        "--srctree",
+        tree.srctree.to_str().unwrap(),
+        "--objtree",
+        tree.objtree.to_str().unwrap(),
+        "--extmod-dir",
+        extmod.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    docs_site(&args)
+}
+
 pub fn demo_site() -> &'static Site {
     static SITE: OnceLock<Site> = OnceLock::new();
     SITE.get_or_init(|| {
         let tree = tree();
         let dir = site_root().join("site");
-        let build = docs_site(&[
-            "build",
-            "--srctree",
-            tree.srctree.to_str().unwrap(),
-            "--objtree",
-            tree.objtree.to_str().unwrap(),
-            "--extmod-dir",
-            tree.extmod.to_str().unwrap(),
-            "--out",
-            dir.to_str().unwrap(),
-            "--core-upstream",
-            "--doctests",
-            "--check",
-            "--config-name",
-            "tinyconfig + demo-kernel/demo.config",
-        ]);
+        let build = build_site(
+            &tree,
+            &tree.extmod,
+            &dir,
+            &[
+                "--core-upstream",
+                "--doctests",
+                "--check",
+                "--config-name",
+                "tinyconfig + demo-kernel/demo.config",
+            ],
+        );
         Site { dir, build }
     })
 }
