@@ -164,6 +164,11 @@ pub fn rewrite_upstream_links(
 pub fn resolve_relative(dir: &str, link: &str) -> Option<String> {
     let split = link.find(['#', '?']).unwrap_or(link.len());
     let (path, suffix) = link.split_at(split);
+    Some(format!("{}{suffix}", resolve_path(dir, path)?))
+}
+
+/// `dir` joined with the relative `path`, normalised; `None` when it climbs above the root.
+pub fn resolve_path(dir: &str, path: &str) -> Option<String> {
     let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
     for part in path.split('/') {
         match part {
@@ -174,7 +179,7 @@ pub fn resolve_relative(dir: &str, link: &str) -> Option<String> {
             part => parts.push(part),
         }
     }
-    Some(format!("{}{suffix}", parts.join("/")))
+    Some(parts.join("/"))
 }
 
 /// The primitive types whose methods rustdoc's source pages (`--generate-link-to-definition`)

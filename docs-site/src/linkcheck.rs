@@ -10,7 +10,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use crate::html::{PageLinks, scan_page};
+use crate::html::{PageLinks, resolve_path, scan_page};
 
 /// A site as the checker sees it.
 #[derive(Clone, Debug, Default)]
@@ -199,7 +199,7 @@ fn check_link(
         page.to_owned()
     } else {
         let dir = page.rsplit_once('/').map_or("", |(dir, _)| dir);
-        let Some(mut target) = resolve(dir, &percent_decode(path)) else {
+        let Some(mut target) = resolve_path(dir, &percent_decode(path)) else {
             return Verdict::Broken(Reason::OutsideSite);
         };
         if target.is_empty() || path.ends_with('/') || !site.files.contains(&target) {
@@ -227,7 +227,7 @@ fn check_link(
             break;
         };
         let dir = target.rsplit_once('/').map_or("", |(dir, _)| dir);
-        match resolve(dir, redirect.split(['#', '?']).next().unwrap_or("")) {
+        match resolve_path(dir, redirect.split(['#', '?']).next().unwrap_or("")) {
             Some(next) if site.files.contains(&next) => target = next,
             _ => return Verdict::Broken(Reason::MissingFile),
         }
@@ -256,21 +256,6 @@ fn is_line_range(fragment: &str, anchors: &BTreeSet<&str>) -> bool {
         && first.bytes().all(|b| b.is_ascii_digit())
         && last.bytes().all(|b| b.is_ascii_digit())
         && anchors.contains(first)
-}
-
-/// `dir` joined with the relative `path`, normalised; `None` when it climbs above the root.
-fn resolve(dir: &str, path: &str) -> Option<String> {
-    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            part => parts.push(part),
-        }
-    }
-    Some(parts.join("/"))
 }
 
 fn percent_decode(s: &str) -> String {

@@ -57,30 +57,25 @@ pub fn lint_file(
     clippy: Vec<Finding>,
 ) -> FileResult {
     let report = check::lint_source(cx, text);
-    let mut findings: Vec<Finding> = report
-        .findings
-        .into_iter()
-        .map(|mut f| {
-            f.level = config.level(&f.rule, f.level);
-            f
-        })
-        .filter(|f| f.level != Level::Allow)
-        .collect();
-    findings = clippy::merge(findings, clippy);
+    let findings = clippy::merge(at_configured_levels(report.findings, config), clippy);
     let suppressions: Vec<_> = report
         .suppressions
         .into_iter()
         .filter(|s| config.clippy_ran || !s.rules.iter().any(|r| r.starts_with("clippy::")))
         .collect();
     let applied = suppress::apply(&cx.name, findings, &suppressions);
-    let findings = applied
-        .findings
+    let findings = at_configured_levels(applied.findings, config);
+    FileResult { findings, suppressed: applied.suppressed, parse_failed: report.parse_failed }
+}
+
+/// `findings` at the levels `config` gives their rules, without those it turns off.
+fn at_configured_levels(findings: Vec<Finding>, config: &Config) -> Vec<Finding> {
+    findings
         .into_iter()
         .map(|mut f| {
             f.level = config.level(&f.rule, f.level);
             f
         })
         .filter(|f| f.level != Level::Allow)
-        .collect();
-    FileResult { findings, suppressed: applied.suppressed, parse_failed: report.parse_failed }
+        .collect()
 }
