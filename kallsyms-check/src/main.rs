@@ -323,7 +323,7 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
                     .console
                     .steps
                     .last()
-                    .map(|s| parse_proc_kallsyms(&s.lines.join("\n")))
+                    .map(|s| parse_proc_kallsyms(&s.output.join("\n")))
                     .unwrap_or_default();
                 let missing: Vec<&str> = checks
                     .iter()

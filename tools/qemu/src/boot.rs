@@ -334,6 +334,10 @@ fn run_qemu(
     let cwd = config.log.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let mut cmd = Command::new(&config.qemu, cwd)
         .args(["-nodefaults", "-no-reboot", "-display", "none", "-serial", "stdio"])
+        // No PS/2 controller (nor VMware's mouse port): the guest has no use for a keyboard or
+        // mouse, and the kernel probes the mouse asynchronously, printing `input: ImExPS/2 ...`
+        // in the middle of whatever step runs then.
+        .args(["-machine", "pc,i8042=off,vmport=off"])
         .args(["-monitor", "none", "-smp", "1", "-m", &config.memory_mib.to_string()])
         .arg("-kernel")
         .arg(&config.kernel)

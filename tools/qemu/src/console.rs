@@ -21,6 +21,10 @@ pub mod marker {
         format!("{PREFIX}step {i} end {code}@@")
     }
 
+    /// Put by `/init` before every line a step's own commands print (their stdout and stderr),
+    /// so that they can be told from the kernel's messages printed on the console meanwhile.
+    pub const OUTPUT: &str = "@@| ";
+
     /// What a line says, if it holds a marker.
     pub(crate) fn parse(line: &str) -> Option<Marker> {
         let start = line.find(PREFIX)?;
@@ -67,8 +71,14 @@ pub struct Console {
 pub struct StepOutput {
     /// Its index among the steps.
     pub index: usize,
-    /// The lines printed between its markers.
+    /// Every line printed between its markers, in order: [`Self::output`] and [`Self::kernel`]
+    /// together.
     pub lines: Vec<String>,
+    /// What the step's own commands printed (stdout and stderr), and nothing else.
+    pub output: Vec<String>,
+    /// The kernel's messages printed on the console while the step ran: those the step caused
+    /// (a module's `pr_info!`, an oops) and any the kernel printed meanwhile for its own reasons.
+    pub kernel: Vec<String>,
     /// Its exit code; `None` if it never ended.
     pub exit_code: Option<i32>,
 }
@@ -77,6 +87,12 @@ impl StepOutput {
     /// Whether some line contains `text`.
     pub fn contains(&self, text: &str) -> bool {
         self.lines.iter().any(|l| l.contains(text))
+    }
+
+    /// The kernel messages of the step printed under `prefix`, the `pr_fmt` of a module
+    /// (`"rust_minimal: "`), in order: what that module printed, whatever else the kernel did.
+    pub fn kernel_from<'a>(&'a self, prefix: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.kernel.iter().map(String::as_str).filter(move |l| l.starts_with(prefix))
     }
 }
 
@@ -106,7 +122,24 @@ pub fn parse_console(log: &str) -> Console {
             }
             None => {
                 if let Some(i) = current {
-                    console.steps[i].lines.push(line.to_owned());
+                    let step = &mut console.steps[i];
+                    // Kernel messages can break into a line the step prints: the prefix is then
+                    // found after them, and the text before it is the kernel's.
+                    match line.find(marker::OUTPUT) {
+                        Some(at) => {
+                            if at > 0 {
+                                step.kernel.push(line[..at].to_owned());
+                                step.lines.push(line[..at].to_owned());
+                            }
+                            let own = &line[at + marker::OUTPUT.len()..];
+                            step.output.push(own.to_owned());
+                            step.lines.push(own.to_owned());
+                        }
+                        None => {
+                            step.kernel.push(line.to_owned());
+                            step.lines.push(line.to_owned());
+                        }
+                    }
                 }
             }
         }
@@ -132,10 +165,12 @@ mod tests {
              @@qemu-runner: init@@\r\n\
              @@qemu-runner: step 0 begin@@\r\n\
              rust_minimal: Rust minimal sample (init)\r\n\
+             input: ImExPS/2 Generic Explorer Mouse as /devices/platform/i8042/serio1/input/input2\r\n\
              rust_minimal: Am I built-in? false\r\n\
              @@qemu-runner: step 0 end 0@@\r\n\
              @@qemu-runner: step 1 begin@@\r\n\
-             insmod: can't insert 'x.ko': invalid parameters\r\n\
+             @@| insmod: can't insert 'x.ko': invalid parameters\r\n\
+             random: crng init done@@| and a line broken into by the kernel\r\n\
              @@qemu-runner: step 1 end 1@@\r\n\
              @@qemu-runner: done@@\r\n\
              reboot: Restarting system\r\n",
@@ -148,6 +183,13 @@ mod tests {
                             index: 0,
                             lines: [
                                 "rust_minimal: Rust minimal sample (init)",
+                                "input: ImExPS/2 Generic Explorer Mouse as /devices/platform/i8042/serio1/input/input2",
+                                "rust_minimal: Am I built-in? false",
+                            ],
+                            output: [],
+                            kernel: [
+                                "rust_minimal: Rust minimal sample (init)",
+                                "input: ImExPS/2 Generic Explorer Mouse as /devices/platform/i8042/serio1/input/input2",
                                 "rust_minimal: Am I built-in? false",
                             ],
                             exit_code: Some(
@@ -158,6 +200,15 @@ mod tests {
                             index: 1,
                             lines: [
                                 "insmod: can't insert 'x.ko': invalid parameters",
+                                "random: crng init done",
+                                "and a line broken into by the kernel",
+                            ],
+                            output: [
+                                "insmod: can't insert 'x.ko': invalid parameters",
+                                "and a line broken into by the kernel",
+                            ],
+                            kernel: [
+                                "random: crng init done",
                             ],
                             exit_code: Some(
                                 1,
@@ -185,6 +236,11 @@ mod tests {
                         StepOutput {
                             index: 0,
                             lines: [
+                                "Oops: general protection fault",
+                                "Kernel panic - not syncing: Fatal exception",
+                            ],
+                            output: [],
+                            kernel: [
                                 "Oops: general protection fault",
                                 "Kernel panic - not syncing: Fatal exception",
                             ],
