@@ -1,4 +1,4 @@
-//! The inputs of the demo kernel and their stamps: the kernel tarball, `demo-kernel/patches/`
+//! The inputs of a demo kernel and their stamps: the kernel tarball, `demo-kernel/VERSION/patches/`
 //! (a quilt-style `series` file naming `git format-patch` files) and the config fragment.
 
 use std::fmt::Write as _;
@@ -13,7 +13,7 @@ const RECIPE: u32 = 1;
 /// Everything the demo kernel is made from.
 #[derive(Clone, Debug)]
 pub struct Inputs {
-    /// The kernel source tarball (`/usr/src/linux-source-6.12.tar.xz`).
+    /// The kernel source tarball (`/usr/src/linux-source-6.12.tar.xz`, or one fetched by [`crate::apt`]).
     pub tarball: Tarball,
     /// The patches, in `series` order.
     pub patches: Vec<Patch>,
@@ -58,7 +58,7 @@ pub struct Fragment {
 #[derive(Debug, thiserror::Error)]
 pub enum InputError {
     /// The tarball is missing.
-    #[error("kernel source {} not found: install it with `apt-get install linux-source-6.12` (`make setup` does)", .0.display())]
+    #[error("kernel source {} not found: install it with `apt-get install {}` (`make setup` does)", .0.display(), package_of(.0))]
     NoTarball(PathBuf),
     /// `series` names a patch that is not there.
     #[error("{}:{line}: patch {name} not found in {}", series.display(), dir.display())]
@@ -90,6 +90,13 @@ pub enum InputError {
     },
 }
 
+/// The Debian package a kernel tarball comes from: `/usr/src/linux-source-6.12.tar.xz` is
+/// `linux-source-6.12`'s.
+fn package_of(tarball: &Path) -> String {
+    let name = tarball.file_name().unwrap_or_default().to_string_lossy();
+    name.split(".tar").next().unwrap_or_default().to_owned()
+}
+
 /// The patch names in a `series` file, with their line numbers: one per line, `#` comments,
 /// blank lines ignored, and quilt's `-p1` option accepted.
 pub fn parse_series(text: &str) -> Vec<(usize, String)> {
@@ -115,7 +122,7 @@ fn sha256(data: &[u8]) -> String {
 }
 
 /// Reads the inputs: `tarball`, and `demo_kernel/patches/series` with its patches and
-/// `demo_kernel/demo.config`.
+/// `demo_kernel/demo.config` (`demo_kernel` is one version's folder, `demo-kernel/6.12`).
 pub fn load(tarball: &Path, demo_kernel: &Path) -> Result<Inputs, InputError> {
     let meta = std::fs::metadata(tarball).map_err(|_| InputError::NoTarball(tarball.to_owned()))?;
     let mtime = meta
@@ -258,10 +265,11 @@ mod tests {
     #[test]
     fn missing_tarball_says_which_package() {
         let err =
-            load(Path::new("/nonexistent/linux.tar.xz"), Path::new("/nonexistent")).unwrap_err();
+            load(Path::new("/nonexistent/linux-source-6.12.tar.xz"), Path::new("/nonexistent"))
+                .unwrap_err();
         assert_eq!(
             err.to_string(),
-            "kernel source /nonexistent/linux.tar.xz not found: install it with `apt-get install linux-source-6.12` (`make setup` does)"
+            "kernel source /nonexistent/linux-source-6.12.tar.xz not found: install it with `apt-get install linux-source-6.12` (`make setup` does)"
         );
     }
 }

@@ -29,12 +29,40 @@ pub struct KernelOptions {
 /// The inputs of a tree the workbench prepares.
 #[derive(Clone, Debug)]
 pub struct Managed {
-    /// The kernel source tarball.
-    pub tarball: PathBuf,
-    /// The `demo-kernel/` folder: `patches/series` and `demo.config`.
+    /// Where the kernel source tarball comes from.
+    pub source: Source,
+    /// The demo kernel's folder (`demo-kernel/6.12`): `patches/series` and `demo.config`.
     pub demo_kernel: PathBuf,
     /// Where build logs go.
     pub log_dir: PathBuf,
+}
+
+/// Where a demo kernel's source tarball comes from.
+#[derive(Clone, Debug)]
+pub enum Source {
+    /// A tarball that is there (a package of the machine's own, such as
+    /// `/usr/src/linux-source-6.12.tar.xz`, or the user's `KERNEL_TARBALL=`).
+    Tarball(PathBuf),
+    /// A Debian package of another suite, fetched by [`crate::apt::fetch_source`] into a folder
+    /// of the cache.
+    Apt {
+        /// The package, `linux-source-7.3`.
+        package: String,
+        /// The suite, `trixie-backports`.
+        suite: String,
+        /// The cache folder it is unpacked into.
+        dir: PathBuf,
+    },
+}
+
+impl Source {
+    /// The tarball, fetched first if it comes from apt and is not there yet.
+    pub fn tarball(&self) -> Result<PathBuf, WorkbenchError> {
+        match self {
+            Source::Tarball(path) => Ok(path.clone()),
+            Source::Apt { package, suite, dir } => crate::apt::fetch_source(dir, package, suite),
+        }
+    }
 }
 
 /// A ready kernel tree and how it got ready.
@@ -56,7 +84,12 @@ pub struct Kernel {
 pub fn ensure(opts: &KernelOptions) -> Result<Kernel, WorkbenchError> {
     let mut stages = Vec::new();
     if let Some(managed) = &opts.managed {
-        let inputs = inputs::load(&managed.tarball, &managed.demo_kernel)?;
+        let t = Instant::now();
+        let tarball = managed.source.tarball()?;
+        if let Source::Apt { package, suite, .. } = &managed.source {
+            stages.push(("source".to_owned(), format!("{package} from {suite}"), t.elapsed()));
+        }
+        let inputs = inputs::load(&tarball, &managed.demo_kernel)?;
 
         let t = Instant::now();
         let what = match prepare(&inputs, &opts.srctree)? {

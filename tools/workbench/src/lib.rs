@@ -1,5 +1,8 @@
-//! The workbench: turns Debian's kernel source package and `demo-kernel/` (a patch series and a
-//! config fragment) into a built kernel tree, and boots it with the in-tree Rust samples.
+//! The workbench: turns a Debian kernel source package and its demo kernel's folder
+//! (`demo-kernel/VERSION/`: a patch series and a config fragment) into a built kernel tree, and
+//! boots it with the in-tree Rust samples.
+//!
+//! - [`apt`]: a source package of another Debian suite, fetched with a private apt state;
 //!
 //! Each stage is keyed by a stamp of its inputs, so a change to the tarball, a patch or the
 //! fragment re-prepares what depends on it and nothing else:
@@ -8,6 +11,7 @@
 //! - [`build`]: kbuild itself, which rebuilds nothing when nothing changed;
 //! - [`extmod`]: the out-of-tree modules of `demo-kernel/modules/`, built with `M=`.
 
+pub mod apt;
 pub mod build;
 pub mod extmod;
 pub mod inputs;

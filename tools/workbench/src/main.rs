@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 use qemu::{Guest, Outcome};
-use workbench::kernel::{self, Kernel, KernelOptions, Managed};
+use workbench::kernel::{self, Kernel, KernelOptions, Managed, Source};
 
 /// Prepare, build and boot the demo kernel.
 #[derive(Parser, Debug)]
@@ -45,14 +45,25 @@ struct TreeArgs {
     /// The build tree (KERNEL_OBJ); defaults to the srctree.
     #[arg(long)]
     objtree: Option<PathBuf>,
-    /// Prepare the trees from these inputs: the kernel source tarball...
-    #[arg(long, requires_all = ["demo_kernel", "log_dir"])]
-    tarball: Option<PathBuf>,
-    /// ...the demo-kernel/ folder (patches/series, demo.config)...
-    #[arg(long, requires = "tarball")]
+    /// Prepare the trees from this demo kernel's folder (`demo-kernel/6.12`: patches/series,
+    /// demo.config)...
+    #[arg(long, requires_all = ["package", "log_dir"])]
     demo_kernel: Option<PathBuf>,
+    /// ...the Debian package of its source (`linux-source-6.12`, whose tarball is
+    /// `/usr/src/linux-source-6.12.tar.xz` once installed)...
+    #[arg(long, requires = "demo_kernel")]
+    package: Option<String>,
+    /// ...or, with this Debian suite (`trixie-backports`), fetched with a private apt state...
+    #[arg(long, requires_all = ["package", "packages_dir"])]
+    suite: Option<String>,
+    /// ...into this folder of the cache...
+    #[arg(long, requires = "suite")]
+    packages_dir: Option<PathBuf>,
+    /// ...or this tarball instead of the package's...
+    #[arg(long, requires = "demo_kernel")]
+    tarball: Option<PathBuf>,
     /// ...and a folder for build logs.
-    #[arg(long, requires = "tarball")]
+    #[arg(long, requires = "demo_kernel")]
     log_dir: Option<PathBuf>,
     /// Parallel kbuild jobs (default: cores + 1).
     #[arg(long)]
@@ -66,14 +77,25 @@ struct TreeArgs {
 }
 
 impl TreeArgs {
+    fn source(&self) -> Source {
+        let package = self.package.clone().unwrap_or_default();
+        match (&self.tarball, &self.suite, &self.packages_dir) {
+            (Some(tarball), _, _) => Source::Tarball(tarball.clone()),
+            (None, Some(suite), Some(dir)) => {
+                Source::Apt { package, suite: suite.clone(), dir: dir.clone() }
+            }
+            _ => Source::Tarball(PathBuf::from(format!("/usr/src/{package}.tar.xz"))),
+        }
+    }
+
     fn options(&self) -> KernelOptions {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         KernelOptions {
             srctree: self.srctree.clone(),
             objtree: self.objtree.clone().unwrap_or_else(|| self.srctree.clone()),
-            managed: self.tarball.as_ref().map(|tarball| Managed {
-                tarball: tarball.clone(),
-                demo_kernel: self.demo_kernel.clone().unwrap_or_default(),
+            managed: self.demo_kernel.as_ref().map(|demo_kernel| Managed {
+                source: self.source(),
+                demo_kernel: demo_kernel.clone(),
                 log_dir: self.log_dir.clone().unwrap_or_default(),
             }),
             jobs: self.jobs.unwrap_or(cores + 1),

@@ -43,7 +43,10 @@ pub fn configure(
     // stamp replaces this one only once the configuration is complete.
     std::fs::write(objtree.join(STAMP), "incomplete\n").map_err(|e| io(objtree, e))?;
 
-    let step = progress::start("configuring the kernel (tinyconfig + demo-kernel/demo.config)");
+    let step = progress::start(&format!(
+        "configuring the kernel (tinyconfig + {})",
+        inputs.fragment.path.display()
+    ));
     let result = configure_steps(inputs, srctree, objtree);
     match result {
         Ok(()) => {

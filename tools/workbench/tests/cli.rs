@@ -51,3 +51,34 @@ fn kernel_obj_configured_but_not_built() {
         )
     );
 }
+
+/// A demo kernel whose source package is fetched from a suite the mirror does not have: apt's
+/// real error, the command that failed, and nothing left half-unpacked in the cache.
+#[test]
+fn a_suite_the_mirror_does_not_have() {
+    let dir = tempfile::tempdir().unwrap();
+    let demo_kernel =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../demo-kernel/7.3");
+    let packages = dir.path().join("packages");
+    let (code, stderr) = workbench(&[
+        "kernel".as_ref(),
+        "--srctree".as_ref(),
+        dir.path().join("srctree").as_ref(),
+        "--demo-kernel".as_ref(),
+        demo_kernel.as_ref(),
+        "--package".as_ref(),
+        "linux-source-7.3".as_ref(),
+        "--suite".as_ref(),
+        "no-such-suite".as_ref(),
+        "--packages-dir".as_ref(),
+        packages.as_ref(),
+        "--log-dir".as_ref(),
+        dir.path().join("logs").as_ref(),
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("fetching linux-source-7.3 from Debian's no-such-suite"), "{stderr}");
+    assert!(stderr.contains("apt-get -o Dir::Etc::sourcelist="), "{stderr}");
+    assert!(stderr.contains("no-such-suite"), "{stderr}");
+    assert!(!packages.join("linux-source-7.3").exists());
+    assert!(!dir.path().join("srctree").exists());
+}
