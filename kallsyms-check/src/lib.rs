@@ -284,8 +284,54 @@ pub fn prefixed_length(name: &str) -> usize {
     name.len() + PREFIXES.iter().map(|p| p.len()).max().unwrap_or(0)
 }
 
+/// How the built-in `rust_long_symbols` sample's call chain is to end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// A NULL-pointer write: an oops.
+    NullWrite,
+    /// A Rust panic: `BUG()`.
+    Panic,
+}
+
+/// The kernel command-line parameter that makes the built-in `rust_long_symbols` sample end its
+/// chain as `ending` says, in the form the tree's sample takes: the sample of 6.12's series takes
+/// a string (`trigger=null`, `=panic`), the one of 7.3's an integer, as mainline's module
+/// parameters are integers and bools only (`trigger=1`, `=2`). `builtin_modinfo` is the
+/// objtree's `modules.builtin.modinfo` (NUL-separated `module.key=value` entries), whose
+/// `rust_long_symbols.parmtype=trigger:TYPE` tells which.
+pub fn trigger_argument(builtin_modinfo: &[u8], ending: Ending) -> Option<String> {
+    let ty = builtin_modinfo
+        .split(|&b| b == 0)
+        .find_map(|entry| entry.strip_prefix(b"rust_long_symbols.parmtype=trigger:".as_slice()))?;
+    let value = match (ty, ending) {
+        (b"charp", Ending::NullWrite) => "null",
+        (b"charp", Ending::Panic) => "panic",
+        (b"bool", _) => return None,
+        (_, Ending::NullWrite) => "1",
+        (_, Ending::Panic) => "2",
+    };
+    Some(format!("rust_long_symbols.trigger={value}"))
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn trigger_in_the_form_the_sample_takes() {
+        use super::{Ending, trigger_argument};
+        let v612 = b"rust_minimal.license=GPL\0rust_long_symbols.parmtype=trigger:charp\0\
+                     rust_long_symbols.parm=trigger:How the call chain ends\0";
+        let v73 = b"rust_long_symbols.parmtype=trigger:u32\0rust_long_symbols.license=GPL\0";
+        let arg = |modinfo: &[u8], ending| trigger_argument(modinfo, ending);
+        assert_eq!(arg(v612, Ending::NullWrite).unwrap(), "rust_long_symbols.trigger=null");
+        assert_eq!(arg(v612, Ending::Panic).unwrap(), "rust_long_symbols.trigger=panic");
+        assert_eq!(arg(v73, Ending::NullWrite).unwrap(), "rust_long_symbols.trigger=1");
+        assert_eq!(arg(v73, Ending::Panic).unwrap(), "rust_long_symbols.trigger=2");
+        // Not built in, or no trigger parameter of a known form.
+        assert_eq!(arg(b"rust_minimal.license=GPL\0", Ending::Panic), None);
+        assert_eq!(arg(b"", Ending::Panic), None);
+        assert_eq!(arg(b"rust_long_symbols.parmtype=trigger:bool", Ending::Panic), None);
+    }
+
     use super::*;
 
     fn verdicts(table: &NmTable, log: &str) -> Vec<(Verdict, usize, bool, Option<String>)> {

@@ -14,8 +14,8 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 use kallsyms_check::html::{ImageHistogram, ScenarioReport, render_html};
 use kallsyms_check::{
-    FrameCheck, KSYM_NAME_LEN, Source, SymbolTable, check_frames, identity_matches,
-    length_histogram, parse_proc_kallsyms, prefixed_length,
+    Ending, FrameCheck, KSYM_NAME_LEN, Source, SymbolTable, check_frames, identity_matches,
+    length_histogram, parse_proc_kallsyms, prefixed_length, trigger_argument,
 };
 use qemu::{Guest, Outcome};
 use symbolizer::Image;
@@ -65,15 +65,16 @@ enum Cmd {
 
 /// One way to make the demo kernel oops in Rust code.
 struct Scenario {
-    /// Its name: the module loaded, or the command-line parameter given.
+    /// Its name: the module loaded, or how the built-in sample ends (the kernel command line
+    /// that triggers it is shown at run time, in the form the tree's sample takes).
     name: &'static str,
     /// What it shows.
     what: &'static str,
     /// The out-of-tree module that oopses on load (`rust_oops/NAME.ko`), or `None` for the
-    /// built-in `rust_long_symbols` sample, which `append` triggers.
+    /// built-in `rust_long_symbols` sample, which `ending` triggers.
     module: Option<&'static str>,
-    /// The kernel command line.
-    append: &'static str,
+    /// How the built-in sample's chain ends.
+    ending: Option<Ending>,
     /// What its symbols contain: the frames with it are looked for in `/proc/kallsyms`.
     symbols: &'static str,
 }
@@ -83,35 +84,35 @@ const SCENARIOS: &[Scenario] = &[
         name: "rust_oops_null",
         what: "module: NULL-pointer write at the end of a chain of long generic frames",
         module: Some("rust_oops_null"),
-        append: "",
+        ending: None,
         symbols: "rust_oops_null",
     },
     Scenario {
         name: "rust_oops_panic",
         what: "module: Rust panic (BUG()) at the end of the same chain",
         module: Some("rust_oops_panic"),
-        append: "",
+        ending: None,
         symbols: "rust_oops_panic",
     },
     Scenario {
         name: "rust_oops_long",
         what: "module: frames with symbols of 505 and over 512 characters",
         module: Some("rust_oops_long"),
-        append: "",
+        ending: None,
         symbols: "rust_oops_long",
     },
     Scenario {
-        name: "rust_long_symbols.trigger=null",
+        name: "rust_long_symbols null",
         what: "vmlinux: NULL-pointer write under frames of about 100, 300, 480, exactly 511 and 512, and over 512 characters",
         module: None,
-        append: "rust_long_symbols.trigger=null",
+        ending: Some(Ending::NullWrite),
         symbols: "rust_long_symbols",
     },
     Scenario {
-        name: "rust_long_symbols.trigger=panic",
+        name: "rust_long_symbols panic",
         what: "vmlinux: Rust panic (BUG()) under the same frames",
         module: None,
-        append: "rust_long_symbols.trigger=panic",
+        ending: Some(Ending::Panic),
         symbols: "rust_long_symbols",
     },
 ];
@@ -292,7 +293,18 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
             let mut all_ok = true;
             let mut results = Vec::new();
             let mut scenario_frames = Vec::new();
+            let modinfo_path = objtree.join("modules.builtin.modinfo");
+            let builtin_modinfo = std::fs::read(&modinfo_path).unwrap_or_default();
             for scenario in SCENARIOS {
+                let append = match scenario.ending {
+                    None => String::new(),
+                    Some(ending) => trigger_argument(&builtin_modinfo, ending).with_context(|| {
+                        format!(
+                            "{} lists no built-in rust_long_symbols sample with a trigger parameter: build the kernel with the demo series and CONFIG_SAMPLE_RUST_LONG_SYMBOLS=y",
+                            modinfo_path.display()
+                        )
+                    })?,
+                };
                 let dir = tempfile::tempdir()?;
                 let mut guest = Guest {
                     busybox: "/bin/busybox".into(),
@@ -310,7 +322,7 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
                     dir.path(),
                     |config| {
                         config.timeout = Duration::from_secs(120);
-                        config.append = scenario.append.to_owned();
+                        config.append = append.clone();
                     },
                     &mut |line| step.message(line),
                 )?;
@@ -343,8 +355,10 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
                     && identity != Some(false);
                 all_ok &= ok;
                 if !*json {
+                    let how =
+                        if append.is_empty() { String::new() } else { format!(" ({append})") };
                     println!(
-                        "{}: {}: {}",
+                        "{}{how}: {}: {}",
                         scenario.name,
                         scenario.what,
                         if ok { "ok" } else { "FAILED" }
@@ -386,6 +400,7 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
                 scenario_frames.push((scenario.name, scenario.what, ok, checks.clone()));
                 results.push(serde_json::json!({
                     "scenario": scenario.name,
+                    "cmdline": append,
                     "ok": ok,
                     "reports": reports.len(),
                     "frames": checks,

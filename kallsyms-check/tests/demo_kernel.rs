@@ -17,8 +17,8 @@ const SCENARIOS: [&str; 5] = [
     "rust_oops_null",
     "rust_oops_panic",
     "rust_oops_long",
-    "rust_long_symbols.trigger=null",
-    "rust_long_symbols.trigger=panic",
+    "rust_long_symbols null (rust_long_symbols.trigger=",
+    "rust_long_symbols panic (rust_long_symbols.trigger=",
 ];
 
 #[test]
