@@ -16,29 +16,47 @@ BINDGEN_VERSION := 0.73.2
 CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/rust-kernel-tools
 TOOLS_PREFIX := $(CACHE)/tools
 export PATH := $(TOOLS_PREFIX)/bin:$(PATH)
-KERNEL_TARBALL ?= /usr/src/linux-source-6.12.tar.xz
 
-# The kernel tree the tools run against: ours (prepared from KERNEL_TARBALL and demo-kernel/),
-# or the user's own configured and built tree with KERNEL_SRC= (and KERNEL_OBJ= for an O= build).
+# The demo kernels are data: demo-kernel/VERSION/ holds kernel.conf (its Debian package, the suite
+# it comes from, the libclang its bindgen needs), demo.config and patches/. KERNEL= picks one.
+KERNEL ?= 6.12
+DEMO_KERNELS := $(sort $(patsubst demo-kernel/%/kernel.conf,%,$(wildcard demo-kernel/*/kernel.conf)))
+DEMO_KERNEL := $(CURDIR)/demo-kernel/$(KERNEL)
+ifeq ($(filter $(KERNEL),$(DEMO_KERNELS)),)
+$(error KERNEL=$(KERNEL) is not a demo kernel: there is no demo-kernel/$(KERNEL)/kernel.conf (the demo kernels are: $(DEMO_KERNELS)))
+endif
+include $(DEMO_KERNEL)/kernel.conf
+# Every libclang a demo kernel needs, so that one `make setup` serves them all.
+ALL_LIBCLANG := $(sort $(shell sed -n 's/^KERNEL_LIBCLANG *= *\([0-9][0-9]*\)$$/\1/p' $(wildcard demo-kernel/*/kernel.conf)))
+ifneq ($(KERNEL_LIBCLANG),)
+export LIBCLANG_PATH := /usr/lib/llvm-$(KERNEL_LIBCLANG)/lib
+endif
+
+# The kernel tree the tools run against: ours (prepared from the demo kernel's package and
+# patches), or the user's own configured and built tree with KERNEL_SRC= (and KERNEL_OBJ= for an
+# O= build). Everything we make for a tree (out-of-tree modules, boots, docs) goes in its cache.
 ifdef KERNEL_SRC
 KERNEL_OBJ ?= $(KERNEL_SRC)
+TREE_CACHE := $(CACHE)/own-tree
 TREE_ARGS = --srctree $(KERNEL_SRC) --objtree $(KERNEL_OBJ)
 else
-KERNEL_SRC := $(CACHE)/linux-6.12/srctree
-KERNEL_OBJ := $(CACHE)/linux-6.12/objtree
-TREE_ARGS = --srctree $(KERNEL_SRC) --objtree $(KERNEL_OBJ) \
-	--tarball $(KERNEL_TARBALL) --demo-kernel $(CURDIR)/demo-kernel --log-dir $(CACHE)/logs
+TREE_CACHE := $(CACHE)/linux-$(KERNEL)
+KERNEL_SRC := $(TREE_CACHE)/srctree
+KERNEL_OBJ := $(TREE_CACHE)/objtree
+TREE_ARGS = --srctree $(KERNEL_SRC) --objtree $(KERNEL_OBJ) --demo-kernel $(DEMO_KERNEL) \
+	--package $(KERNEL_PACKAGE) $(if $(KERNEL_SUITE),--suite $(KERNEL_SUITE) --packages-dir $(CACHE)/packages) \
+	$(if $(KERNEL_TARBALL),--tarball $(KERNEL_TARBALL)) --log-dir $(TREE_CACHE)/logs
 endif
 # Out-of-tree modules (demo-kernel/modules/*) are built with M= in a copy in the cache.
-EXTMOD_DIR := $(CACHE)/extmod
+EXTMOD_DIR := $(TREE_CACHE)/extmod
 TREE_ARGS += --extmod-sources $(CURDIR)/demo-kernel/modules --extmod-build-dir $(EXTMOD_DIR)
-export KERNEL_SRC KERNEL_OBJ EXTMOD_DIR
+export KERNEL_SRC KERNEL_OBJ EXTMOD_DIR DEMO_KERNEL
 
 CARGO := cargo
 WORKBENCH := $(CURDIR)/target/debug/workbench
 LINT_RULES := $(CURDIR)/target/debug/lint-rules
 
-.PHONY: help setup tools kernel demo test check bench rust-analyzer kallsyms-check lint docs docs-serve clean-cache
+.PHONY: help setup tools kernel demo test test-kernel check bench rust-analyzer kallsyms-check lint docs docs-serve clean-cache
 
 help: ## List the targets
 	@echo "Rust-for-Linux developer tools. The two commands:"
@@ -46,12 +64,12 @@ help: ## List the targets
 	@echo "  make test    every test, unit and integration, including QEMU boots"
 	@echo
 	@echo "All targets:"
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | awk -F'\t' '{printf "  %-14s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(firstword $(MAKEFILE_LIST)) | sed 's/:.*## /\t/' | awk -F'\t' '{printf "  %-14s %s\n", $$1, $$2}'
 	@echo
-	@echo "Variables: KERNEL_SRC= KERNEL_OBJ= (use your own built tree), CACHE= (default $(CACHE))"
+	@echo "Variables: KERNEL= (a demo kernel: $(DEMO_KERNELS); default 6.12), KERNEL_SRC= KERNEL_OBJ= (use your own built tree), CACHE= (default $(CACHE))"
 
 setup: ## Install Debian packages, Rust components and bindgen (idempotent)
-	@tools/setup.sh $(TOOLCHAIN) $(TOOLS_PREFIX) $(BINDGEN_VERSION)
+	@tools/setup.sh $(TOOLCHAIN) $(TOOLS_PREFIX) $(BINDGEN_VERSION) $(foreach v,$(ALL_LIBCLANG),libclang-$(v)-dev)
 
 tools: setup ## Build the suite's binaries
 	$(CARGO) build --locked --workspace --bins
@@ -62,7 +80,7 @@ kernel: tools ## Prepare and build the demo kernel (or check KERNEL_SRC/KERNEL_O
 # The main job: the workbench's demo boot, then each tool of the suite against the same tree,
 # then what was produced and where, with timings.
 demo: tools ## The main job: kernel, QEMU boot with the Rust samples, each tool, a summary
-	$(WORKBENCH) demo $(TREE_ARGS) --work-dir $(CACHE)/demo
+	$(WORKBENCH) demo $(TREE_ARGS) --work-dir $(TREE_CACHE)/demo
 	@sysroot=$$(rustc --print sysroot); \
 	start=$$(date +%s.%N); \
 	echo "==> rust-project-gen: rust-project.json for rust-analyzer" >&2; \
@@ -71,25 +89,39 @@ demo: tools ## The main job: kernel, QEMU boot with the Rust samples, each tool,
 	t_gen=$$(echo "$$(date +%s.%N) - $$start" | bc); start=$$(date +%s.%N); \
 	echo "==> kallsyms-check: oops scenarios in QEMU" >&2; \
 	$(CURDIR)/target/debug/kallsyms-check run --objtree $(KERNEL_OBJ) --extmod-dir $(EXTMOD_DIR) \
-		--html $(CACHE)/demo/kallsyms-check.html | tee $(CACHE)/demo/kallsyms-check.txt; \
+		--html $(TREE_CACHE)/demo/kallsyms-check.html | tee $(TREE_CACHE)/demo/kallsyms-check.txt; \
 	t_check=$$(echo "$$(date +%s.%N) - $$start" | bc); \
 	echo; echo "demo: produced"; \
-	printf '  %-18s %s\n' "demo boot log" "$(CACHE)/demo/console.log"; \
+	printf '  %-18s %s\n' "demo boot log" "$(TREE_CACHE)/demo/console.log"; \
 	printf '  %-18s %s (%.2fs)\n' "rust-project.json" "$(KERNEL_OBJ)/rust-project.json" "$$t_gen"; \
-	printf '  %-18s %s (%.1fs)\n' "kallsyms report" "$(CACHE)/demo/kallsyms-check.txt" "$$t_check"; \
-	printf '  %-18s %s\n' "  as HTML" "$(CACHE)/demo/kallsyms-check.html"; \
+	printf '  %-18s %s (%.1fs)\n' "kallsyms report" "$(TREE_CACHE)/demo/kallsyms-check.txt" "$$t_check"; \
+	printf '  %-18s %s\n' "  as HTML" "$(TREE_CACHE)/demo/kallsyms-check.html"; \
 	printf '  %-18s %s\n' "decode an oops" "target/debug/decode-stacktrace $(KERNEL_OBJ)/vmlinux $(KERNEL_SRC) $(EXTMOD_DIR) < log"
 
 check: setup ## Format and clippy checks of our own code
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --locked --workspace --all-targets -- -D warnings
 
-# cargo prints one "test result" line per test binary; the last line sums them up.
-test: kernel check ## Every test: unit, integration and QEMU boots of the demo kernel
-	@mkdir -p $(CACHE)/logs; status=0; \
-	$(CARGO) test --locked --workspace --no-fail-fast 2>&1 | tee $(CACHE)/logs/cargo-test.log || status=$$?; \
+# `make test` runs the tests against every demo kernel in turn (KERNEL= on the command line, or a
+# user's tree with KERNEL_SRC=, runs them against that one): each version's kernel.conf says which
+# tests it passes (KERNEL_TESTS, cargo's package and test selection). cargo prints one
+# "test result" line per test binary; the last line sums them all up.
+TEST_KERNELS := $(if $(or $(filter command line,$(origin KERNEL)),$(filter command line environment,$(origin KERNEL_SRC))),$(KERNEL),$(DEMO_KERNELS))
+test: check ## Every test, against each demo kernel: unit, integration and QEMU boots
+	@rm -f $(CACHE)/logs/cargo-test-*.log; status=0; \
+	for k in $(TEST_KERNELS); do \
+		$(MAKE) --no-print-directory test-kernel KERNEL=$$k || status=$$?; \
+	done; \
 	awk '/^test result:/ { passed += $$4; failed += $$6 } \
-	     END { printf "tests: %d passed, %d failed\n", passed, failed }' $(CACHE)/logs/cargo-test.log; \
+	     END { printf "tests: %d passed, %d failed\n", passed, failed }' $(CACHE)/logs/cargo-test-*.log; \
+	exit $$status
+
+test-kernel: kernel ## The tests against one demo kernel (KERNEL=, default 6.12)
+	@mkdir -p $(CACHE)/logs; status=0; \
+	echo "==> tests against Linux $(KERNEL) ($(KERNEL_OBJ)): cargo test $(KERNEL_TESTS)" >&2; \
+	$(CARGO) test --locked --no-fail-fast $(KERNEL_TESTS) 2>&1 | tee $(CACHE)/logs/cargo-test-$(KERNEL).log || status=$$?; \
+	awk '/^test result:/ { passed += $$4; failed += $$6 } \
+	     END { printf "tests against Linux $(KERNEL): %d passed, %d failed\n", passed, failed }' $(CACHE)/logs/cargo-test-$(KERNEL).log >&2; \
 	exit $$status
 
 bench: kernel ## Benchmarks: each tool against its anchor, as ratios in one run
@@ -105,28 +137,28 @@ rust-analyzer: kernel ## Write rust-project.json for the demo tree (M=dir: for t
 		$$sysroot/lib/rustlib/src/rust/library $(if $(M),$(abspath $(M))) $(if $(LINT),--lint)
 
 kallsyms-check: kernel ## Boot each oops scenario and check the Rust frames of its backtrace
-	@mkdir -p $(CACHE)/demo
+	@mkdir -p $(TREE_CACHE)/demo
 	$(CURDIR)/target/debug/kallsyms-check run --objtree $(KERNEL_OBJ) --extmod-dir $(EXTMOD_DIR) \
-		--html $(CACHE)/demo/kallsyms-check.html
+		--html $(TREE_CACHE)/demo/kallsyms-check.html
 	$(CURDIR)/target/debug/kallsyms-check scan $(KERNEL_OBJ)/vmlinux $(EXTMOD_DIR)
 
 # The kernel's own code is a report (exit 1 there means findings, all triaged in
 # lint-rules/triage/); our demo modules must have no finding at error level.
 lint: kernel ## Lint the kernel's rust/, samples/rust/, drivers/ (with its clippy run) and our demo modules
-	@mkdir -p $(CACHE)/lint
+	@mkdir -p $(TREE_CACHE)/lint
 	@status=0; $(LINT_RULES) check --srctree $(KERNEL_SRC) --objtree $(KERNEL_OBJ) --clippy --summary \
 		$(KERNEL_SRC)/rust $(KERNEL_SRC)/samples/rust $(KERNEL_SRC)/drivers \
-		> $(CACHE)/lint/kernel.txt || status=$$?; \
+		> $(TREE_CACHE)/lint/kernel.txt || status=$$?; \
 	[ $$status -le 1 ] || exit $$status; \
-	echo "lint: the kernel's findings are in $(CACHE)/lint/kernel.txt (triage: lint-rules/triage/)"
+	echo "lint: the kernel's findings are in $(TREE_CACHE)/lint/kernel.txt (triage: lint-rules/triage/)"
 	$(LINT_RULES) check --base $(CURDIR) --srctree $(KERNEL_SRC) --objtree $(KERNEL_OBJ) --summary \
 		$(foreach m,$(notdir $(wildcard demo-kernel/modules/*)),--clippy-module $(EXTMOD_DIR)/$(m)=demo-kernel/modules/$(m)) \
 		demo-kernel/modules
 
 # The documentation site: every crate kbuild built, documented with its build's flags, the
 # kernel's doctests run in QEMU, all links checked. Crates whose inputs did not change are reused.
-DOCS_DIR := $(CACHE)/docs/site
-DOCS_CONFIG_NAME := $(if $(filter $(CACHE)/%,$(KERNEL_OBJ)),tinyconfig + demo-kernel/demo.config,$(KERNEL_OBJ)/.config)
+DOCS_DIR := $(TREE_CACHE)/docs/site
+DOCS_CONFIG_NAME := $(if $(filter $(CACHE)/%,$(KERNEL_OBJ)),tinyconfig + demo-kernel/$(KERNEL)/demo.config,$(KERNEL_OBJ)/.config)
 DOCS_SITE := $(CURDIR)/target/debug/docs-site
 
 docs: kernel ## Build the documentation site (all crates, doctests run in QEMU, links checked) and print its index.html

@@ -1,8 +1,9 @@
 //! Test support for the demo kernel's patch series: the built tree that `make test` provides,
 //! and boots of it in QEMU with a list of shell steps.
 //!
-//! The kernel code itself lives in `patches/` (the series applied to Debian's
-//! linux-source-6.12) and `modules/` (out-of-tree modules); the tests are in `tests/`.
+//! The kernel code itself lives in `VERSION/patches/` (each demo kernel's series, applied to its
+//! Debian source package: `6.12/`, `7.3/`) and `modules/` (out-of-tree modules, one source for
+//! every version); the tests are in `tests/`.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -27,6 +28,18 @@ pub struct Kernel {
 pub fn kernel() -> Kernel {
     let tree = kbuild::testing::demo_tree();
     Kernel { srctree: tree.srctree.path, objtree: tree.objtree.path, bzimage: tree.built.bzimage }
+}
+
+/// The folder of the demo kernel `make test` runs against (`DEMO_KERNEL`, `demo-kernel/6.12`):
+/// its `kernel.conf`, `demo.config` and `patches/`.
+///
+/// # Panics
+///
+/// If `DEMO_KERNEL` is not set, with a message saying to run `make test`.
+pub fn demo_kernel_dir() -> PathBuf {
+    std::env::var_os("DEMO_KERNEL").map(PathBuf::from).unwrap_or_else(|| {
+        panic!("DEMO_KERNEL is not set: run these tests with `make test`, which sets it to demo-kernel/VERSION")
+    })
 }
 
 /// Boots the demo kernel with `modules` (paths in the build tree) in `/lib/modules`, the

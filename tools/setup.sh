@@ -3,12 +3,15 @@
 # pinned Rust toolchain's components, and bindgen-cli at a pinned version into our tools prefix.
 # Each step says what it installs; a failure names the package and the command that failed.
 #
-# Usage: tools/setup.sh TOOLCHAIN TOOLS_PREFIX BINDGEN_VERSION
+# Usage: tools/setup.sh TOOLCHAIN TOOLS_PREFIX BINDGEN_VERSION [PACKAGE...]
+# The extra packages are what the demo kernels need beyond the list below (for example
+# `libclang-19-dev`, for a kernel whose bindgen needs a newer libclang than Debian's default).
 set -euo pipefail
 
 toolchain=$1
 prefix=$2
 bindgen_version=$3
+shift 3
 
 # The kernel build (GCC, kbuild, kconfig, bindgen's libclang, objtool, DWARF), the kernel source,
 # QEMU and the initramfs, LLVM's binutils for decoding backtraces, and headless Chromium for
@@ -18,6 +21,7 @@ packages=(
 	libelf-dev libssl-dev clang libclang-dev llvm
 	qemu-system-x86 busybox-static
 	chromium
+	"$@"
 )
 
 say() { printf 'setup: %s\n' "$*" >&2; }

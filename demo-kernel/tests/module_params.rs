@@ -1,6 +1,9 @@
-//! Module parameters of Rust modules (patches 0002-0004), booted in QEMU: the
+//! Module parameters of Rust modules (6.12's patches 0002-0004), booted in QEMU: the
 //! `rust_module_parameters` sample loaded with and without arguments, its sysfs files read and
-//! written, and invalid values refused while the kernel keeps running.
+//! written, and invalid values refused while the kernel keeps running; and the unit tests of
+//! `kernel::module_param`, run by `make rusttest`.
+
+use std::time::Duration;
 
 use demo_kernel::assert_step;
 
@@ -221,4 +224,28 @@ fn malformed_params_fail_the_build_with_a_clear_message() {
         assert!(!out.success(), "{param}: the build succeeded");
         assert!(stderr.contains(message), "{param}: no {message:?} in:\n{stderr}");
     }
+}
+
+#[test]
+fn module_param_unit_tests_pass_in_make_rusttest() {
+    let kernel = demo_kernel::kernel();
+    // `rust_test_quiet=` makes the test binaries list each test.
+    let out = kbuild::make::kernel_make(&kernel.srctree, &kernel.objtree)
+        .args(["rusttest", "rust_test_quiet="])
+        .timeout(Duration::from_secs(600))
+        .run_checked()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let text = &out.stdout;
+    for test in [
+        "parse_int_accepts_what_kstrtoint_accepts",
+        "parse_int_rejects_what_kstrtoint_rejects",
+        "parse_int_rejects_out_of_range",
+        "parse_bool_as_kstrtobool",
+        "array_parses_up_to_its_length",
+        "values_format_as_c_prints_them",
+    ] {
+        let line = format!("test module_param::tests::{test} ... ok");
+        assert!(text.contains(&line), "missing {line:?} in:\n{text}");
+    }
+    assert!(!text.contains("FAILED"), "{text}");
 }

@@ -1,19 +1,17 @@
-//! The patch series on the host: `scripts/checkpatch.pl` over every patch, `make rustfmtcheck`
-//! over the patched tree, and the unit tests of the Rust code it adds, run by `make rusttest`.
+//! The demo kernel's patch series on the host: `scripts/checkpatch.pl` over every patch and
+//! `make rustfmtcheck` over the patched tree, for the demo kernel `make test` runs against
+//! (`DEMO_KERNEL`, its `demo-kernel/VERSION` folder).
 
-use std::path::Path;
 use std::time::Duration;
 
 use subprocess::Command;
 
 fn patches() -> Vec<std::path::PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("patches");
+    let dir = demo_kernel::demo_kernel_dir().join("patches");
     let series = std::fs::read_to_string(dir.join("series")).unwrap();
-    let patches: Vec<_> = series
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| dir.join(l))
+    let patches: Vec<_> = workbench::inputs::parse_series(&series)
+        .into_iter()
+        .map(|(_, name)| dir.join(name))
         .collect();
     assert!(!patches.is_empty(), "the series lists no patch");
     patches
@@ -73,28 +71,4 @@ fn rustfmtcheck_is_clean() {
         .timeout(Duration::from_secs(300))
         .run_checked()
         .unwrap_or_else(|e| panic!("{e}"));
-}
-
-#[test]
-fn module_param_unit_tests_pass_in_make_rusttest() {
-    let kernel = demo_kernel::kernel();
-    // `rust_test_quiet=` makes the test binaries list each test.
-    let out = kbuild::make::kernel_make(&kernel.srctree, &kernel.objtree)
-        .args(["rusttest", "rust_test_quiet="])
-        .timeout(Duration::from_secs(600))
-        .run_checked()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let text = &out.stdout;
-    for test in [
-        "parse_int_accepts_what_kstrtoint_accepts",
-        "parse_int_rejects_what_kstrtoint_rejects",
-        "parse_int_rejects_out_of_range",
-        "parse_bool_as_kstrtobool",
-        "array_parses_up_to_its_length",
-        "values_format_as_c_prints_them",
-    ] {
-        let line = format!("test module_param::tests::{test} ... ok");
-        assert!(text.contains(&line), "missing {line:?} in:\n{text}");
-    }
-    assert!(!text.contains("FAILED"), "{text}");
 }

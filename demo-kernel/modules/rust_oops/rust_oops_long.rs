@@ -11,7 +11,7 @@ use kernel::prelude::*;
 module! {
     type: RustOopsLong,
     name: "rust_oops_long",
-    author: "Rust-for-Linux developer tools",
+    authors: ["Rust-for-Linux developer tools"],
     description: "Oopses on load through frames with very long symbols",
     license: "GPL",
 }

@@ -10,7 +10,7 @@ mod chain;
 module! {
     type: RustOopsPanic,
     name: "rust_oops_panic",
-    author: "Rust-for-Linux developer tools",
+    authors: ["Rust-for-Linux developer tools"],
     description: "Panics on load in Rust code",
     license: "GPL",
 }
@@ -27,10 +27,12 @@ fn die_by_panicking<T: Copy + core::fmt::Debug>(value: T) {
 impl kernel::Module for RustOopsPanic {
     fn init(_module: &'static ThisModule) -> Result<Self> {
         let die = die_by_panicking::<u32>;
+        // The address as a number: newer kernels hash `{:p}` as C's `%p`, and a checker needs
+        // the real one (C's `%px`) to look it up in kallsyms.
         pr_info!(
-            "expecting to die in {} at {:p}\n",
+            "expecting to die in {} at {:#x}\n",
             core::any::type_name_of_val(&die),
-            die as fn(u32) as *const ()
+            die as fn(u32) as usize
         );
         chain::first_frame_of_a_call_chain_whose_names_make_long_v0_symbols_for_kallsyms(9u32, die);
         Ok(RustOopsPanic)

@@ -7,7 +7,7 @@ use kernel::prelude::*;
 module! {
     type: RustOutOfTree,
     name: "rust_out_of_tree",
-    author: "Rust-for-Linux developer tools",
+    authors: ["Rust-for-Linux developer tools"],
     description: "Out-of-tree Rust module of the demo kernel",
     license: "GPL",
 }
