@@ -82,6 +82,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    let _stdout = progress::stdout::quiet_when_closed();
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,

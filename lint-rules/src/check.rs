@@ -249,8 +249,8 @@ fn is_safety_todo(t: &SyntaxToken) -> bool {
 /// Whether the text after `SAFETY:` is a TODO placeholder.
 fn is_todo(rest: &str) -> bool {
     let rest = rest.trim_start();
-    rest.len() >= 4
-        && rest[..4].eq_ignore_ascii_case("todo")
+    // `get`, not `[..4]`: the text may go on with a multi-byte character (`// SAFETY: 指针`).
+    rest.get(..4).is_some_and(|head| head.eq_ignore_ascii_case("todo"))
         && !rest[4..].starts_with(|c: char| c.is_alphanumeric())
 }
 
@@ -709,10 +709,13 @@ fn doctest(out: &mut Out<'_>, lines: &[(String, &SyntaxToken)]) {
             continue;
         }
         // Back to the doc comment line it came from.
-        let (line, col) = index.line_col(t.text_range().start().into());
+        let offset = usize::from(t.text_range().start());
+        let (line, _) = index.line_col(offset);
         let Some((_, token)) = lines.get(line - 2) else { continue };
         let src = token.text();
-        let at = src.find(code[line - 2]).map_or(0, |a| a + (col - 1));
+        // A byte column, not `line_col`'s character one: `src` is sliced by bytes.
+        let col = offset - index.line_start(line);
+        let at = src.find(code[line - 2]).map_or(0, |a| a + col);
         let start = usize::from(token.text_range().start()) + at.min(src.len());
         let what = if next == Some(T![impl]) { "`unsafe impl`" } else { "`unsafe` block" };
         out.push(

@@ -138,3 +138,32 @@ fn json_output_is_rustc_diagnostics_with_absolute_paths() {
     assert_eq!(d["reason"], "compiler-message");
     assert_eq!(d["message"]["code"]["code"], "lint_rules::safety-comment");
 }
+
+/// Regression: with stdout closed (`lint-rules rules | head -1`), `println!` panicked with
+/// "failed printing to stdout: Broken pipe" and `check` reported the write as an error (found by
+/// piping the binaries into `head`). A closed stdout ends the run quietly, with 141 like a C
+/// program killed by `SIGPIPE`. The pipe's reader is closed before the start: no race.
+#[test]
+fn a_closed_stdout_ends_the_run_quietly() {
+    let dir = tree();
+    std::fs::write(dir.path().join("rust/kernel/a.rs"), UNSAFE).unwrap();
+    let runs: [&[&str]; 5] = [
+        &["rules"],
+        &["rules", "--markdown"],
+        &["explain", "safety-comment"],
+        &["check", "rust"],
+        &["check", "rust", "--message-format", "json"],
+    ];
+    for args in runs {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_lint-rules"))
+            .current_dir(dir.path())
+            .args(args)
+            .stdout(writer)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!((out.status.code(), stderr.as_ref()), (Some(141), ""), "lint-rules {args:?}");
+    }
+}

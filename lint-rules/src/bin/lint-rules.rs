@@ -113,6 +113,7 @@ struct FlycheckArgs {
 }
 
 fn main() -> ExitCode {
+    let _stdout = progress::stdout::quiet_when_closed();
     let args = Args::parse();
     let result = match args.command {
         Command::Check(c) => check(&c),
@@ -220,7 +221,7 @@ fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     }
     let mut all = Vec::new();
     let mut skipped_generated = Vec::new();
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = progress::stdout::lock();
     let mut linted = 0usize;
     let mut suppressed = 0usize;
     for input in &inputs {
@@ -417,7 +418,7 @@ fn flycheck(args: &FlycheckArgs) -> anyhow::Result<ExitCode> {
         }
         ours.extend(result.findings);
     }
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = progress::stdout::lock();
     for line in
         lint_rules::flycheck::without_duplicates(&kbuild_lines, &ours, &args.srctree, &args.objtree)
     {

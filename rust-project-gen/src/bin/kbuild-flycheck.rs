@@ -28,6 +28,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
+    let _stdout = progress::stdout::quiet_when_closed();
     let args = Args::parse();
     let check = match check_command(&args.objtree, &args.label, args.clippy) {
         Ok(check) => check,

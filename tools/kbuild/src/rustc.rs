@@ -182,8 +182,12 @@ fn parse_args(words: &[String]) -> Result<RustcInvocation, RustcError> {
         let (opt, value) =
             if let Some((opt, value)) = word.split_once('=').filter(|_| word.starts_with("--")) {
                 (opt, value.to_owned())
-            } else if !word.starts_with("--") && word.len() > 2 {
-                (&word[..2], word[2..].to_owned())
+            } else if let Some((opt, value)) = word.split_at_checked(2)
+                && !word.starts_with("--")
+                && !value.is_empty()
+            {
+                // Checked: the second character may be multi-byte (`-é`), an unknown option.
+                (opt, value.to_owned())
             } else if WITH_VALUE.contains(&word.as_str()) {
                 let value = words.get(i).ok_or_else(|| RustcError::MissingValue(word.clone()))?;
                 i += 1;

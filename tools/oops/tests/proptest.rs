@@ -16,7 +16,7 @@ fn report_like_line() -> impl Strategy<Value = String> {
         Just("rust_kernel: panicked at ".to_owned()),
         Just("Modules linked in: ".to_owned()),
         "[a-zA-Z_0-9]{0,40}",
-        "\\+0x[0-9a-f]{0,4}/0x[0-9a-f]{0,4}",
+        "\\+0x[0-9a-f]{0,16}/0x[0-9a-f]{0,16}",
         " \\[[a-z_]{0,10}( [0-9a-f]{0,8})?\\]",
         "\\[ *[0-9.]{0,12}\\] ",
         any::<String>(),

@@ -3,12 +3,16 @@
 //! On a terminal a step is a spinner with its elapsed time and latest message. Elsewhere (CI
 //! logs, pipes) it is quiet and line-oriented: a line when the step starts, a heartbeat line at
 //! most once a minute with the latest message, and a line when it ends with its duration.
+//!
+//! [`stdout`] ends a binary quietly when its stdout is closed (`| head`).
 
 use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
+
+pub mod stdout;
 
 /// How often a step prints a heartbeat when stderr is not a terminal.
 const HEARTBEAT: Duration = Duration::from_secs(60);

@@ -121,7 +121,11 @@ impl Symbolizer {
         let locations = match (image, start) {
             (Some(image), Some(start)) => {
                 let back = u64::from(return_address && frame.offset > 0);
-                image.locate(start + frame.offset - back)
+                // A log can print any offset; one past the end of the address space is nowhere.
+                match start.checked_add(frame.offset - back) {
+                    Some(address) => image.locate(address),
+                    None => Vec::new(),
+                }
             }
             _ => Vec::new(),
         };
@@ -152,8 +156,10 @@ impl Symbolizer {
 pub fn decode_log(log: &str, symbolizer: &mut Symbolizer) -> String {
     let mut out = String::with_capacity(log.len() * 2);
     for line in log.lines() {
-        let text = strip_prefixes(line);
-        let prefix_len = line.len() - text.len();
+        // `strip_prefixes` drops trailing `\r`s too: what is before `text` is measured without
+        // them, or it would reach into the frame (and inside a multi-byte character).
+        let body = line.trim_end_matches('\r');
+        let text = strip_prefixes(body);
         let (frame_text, rip) = match text.strip_prefix("RIP: 0010:") {
             Some(rest) => (rest, true),
             None if text.starts_with(' ') => (text, false),
@@ -166,8 +172,10 @@ pub fn decode_log(log: &str, symbolizer: &mut Symbolizer) -> String {
             out.push('\n');
             continue;
         };
-        let lead = &line[..prefix_len + text.len() - text.trim_start().len()];
-        let head = if rip { format!("{}RIP: 0010:", &line[..prefix_len]) } else { lead.to_owned() };
+        // `text` and `text.trim_start()` are suffixes of `body`: these cut at character boundaries.
+        let lead = &body[..body.len() - text.trim_start().len()];
+        let prefix = &body[..body.len() - text.len()];
+        let head = if rip { format!("{prefix}RIP: 0010:") } else { lead.to_owned() };
         let marker = if frame.reliable || rip { "" } else { "? " };
         let module = frame.module.as_deref().map(|m| format!(" [{m}]")).unwrap_or_default();
         let _ = write!(

@@ -98,3 +98,18 @@ fn every_source_file_says_what_it_is_for() {
         .collect();
     assert_eq!(offenders, Vec::<String>::new(), "start each file with a `//!` comment");
 }
+
+#[test]
+fn every_binary_ends_quietly_on_a_closed_stdout() {
+    let offenders: Vec<String> = sources()
+        .into_iter()
+        .filter(|(path, _)| path.ends_with("src/main.rs") || path.contains("/src/bin/"))
+        .filter(|(_, text)| !text.contains("let _stdout = progress::stdout::quiet_when_closed();"))
+        .map(|(path, _)| path)
+        .collect();
+    assert_eq!(
+        offenders,
+        Vec::<String>::new(),
+        "start `main` with `let _stdout = progress::stdout::quiet_when_closed();`"
+    );
+}

@@ -111,6 +111,7 @@ const SAMPLES: [(&str, &str); 2] = [
 ];
 
 fn main() -> ExitCode {
+    let _stdout = progress::stdout::quiet_when_closed();
     let cli = Cli::parse();
     match run(&cli) {
         Ok(code) => code,

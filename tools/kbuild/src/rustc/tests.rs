@@ -305,6 +305,40 @@ fn bad_invocations_are_named() {
     );
 }
 
+/// Regression: `-é` (a multi-byte character right after the dash) made the `-Cvalue` split cut
+/// inside the character and panic; found by an audit of byte-index slicing. It is an unknown
+/// option, kept in `args` like the others.
+#[test]
+fn non_ascii_after_a_single_dash() {
+    check(
+        "savedcmd_x.o := rustc --crate-name x a.rs -é -éx\n",
+        expect![[r#"
+            target: x.o
+            source: None
+            RustcInvocation {
+                env: {},
+                crate_name: "x",
+                crate_type: "bin",
+                edition: "2015",
+                root: "a.rs",
+                cfgs: [],
+                response_files: [],
+                externs: [],
+                crate_attrs: [],
+                target: None,
+                emits: [],
+                args: [
+                    "--crate-name",
+                    "x",
+                    "a.rs",
+                    "-é",
+                    "-éx",
+                ],
+            }
+        "#]],
+    );
+}
+
 #[test]
 fn cfgs_of_kbuilds_response_file() {
     let text = "--cfg=CONFIG_RUST\n--cfg=CONFIG_RUST=\"y\"\n\n--cfg\nMODULE\n--edition=2021\n";
@@ -340,6 +374,7 @@ fn garbage_never_panics() {
         " ",
         "\n",
         "é",
+        "-",
         "--extern",
         "A=1 ",
     ];

@@ -54,6 +54,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
+    let _stdout = progress::stdout::quiet_when_closed();
     let args = Args::parse();
     match run(&args) {
         Ok(code) => code,

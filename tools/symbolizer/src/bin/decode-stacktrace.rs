@@ -27,6 +27,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
+    let _stdout = progress::stdout::quiet_when_closed();
     match run(&Args::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
