@@ -284,6 +284,12 @@ pub fn prefixed_length(name: &str) -> usize {
     name.len() + PREFIXES.iter().map(|p| p.len()).max().unwrap_or(0)
 }
 
+/// The first `chars` characters of `text` (all of it when shorter), for a name shown cut short:
+/// symbol names are untrusted text, and a demangled or C name may hold any character.
+pub fn head(text: &str, chars: usize) -> &str {
+    text.char_indices().nth(chars).map_or(text, |(at, _)| &text[..at])
+}
+
 /// How the built-in `rust_long_symbols` sample's call chain is to end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ending {
@@ -315,6 +321,15 @@ pub fn trigger_argument(builtin_modinfo: &[u8], ending: Ending) -> Option<String
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn head_cuts_between_characters() {
+        use super::head;
+        assert_eq!(head("abc", 2), "ab");
+        assert_eq!(head("abc", 5), "abc");
+        assert_eq!(head("名前::関数", 3), "名前:");
+        assert_eq!(head("", 0), "");
+    }
+
     #[test]
     fn trigger_in_the_form_the_sample_takes() {
         use super::{Ending, trigger_argument};

@@ -14,7 +14,7 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 use kallsyms_check::html::{ImageHistogram, ScenarioReport, render_html};
 use kallsyms_check::{
-    Ending, FrameCheck, KSYM_NAME_LEN, Source, SymbolTable, check_frames, identity_matches,
+    Ending, FrameCheck, KSYM_NAME_LEN, Source, SymbolTable, check_frames, head, identity_matches,
     length_histogram, parse_proc_kallsyms, prefixed_length, trigger_argument,
 };
 use qemu::{Guest, Outcome};
@@ -219,7 +219,7 @@ fn write_html(
 
 fn print_checks(checks: &[FrameCheck]) {
     let short = |name: &str| -> String {
-        if name.len() > 60 { format!("{}…", &name[..59]) } else { name.to_owned() }
+        if name.chars().count() > 60 { format!("{}…", head(name, 59)) } else { name.to_owned() }
     };
     for c in checks {
         let source = c
@@ -279,11 +279,7 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
                     } else {
                         "over KSYM_NAME_LEN once __pfx_/__cfi_ is added"
                     };
-                    println!(
-                        "  {} characters: {what}: {}…",
-                        symbol.len(),
-                        &symbol[..80.min(symbol.len())]
-                    );
+                    println!("  {} characters: {what}: {}…", symbol.len(), head(symbol, 80));
                 }
             }
             Ok(true)

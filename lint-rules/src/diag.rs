@@ -29,10 +29,13 @@ pub fn render_human(f: &Finding, source: Option<&str>) -> String {
         let width = if f.span.end_line == f.span.line {
             f.span.end_col.saturating_sub(f.span.col).max(1)
         } else {
-            line.chars().count().saturating_sub(f.span.col - 1).max(1)
+            line.chars().count().saturating_sub(f.span.col.saturating_sub(1)).max(1)
         };
-        let indent: String =
-            line.chars().take(f.span.col - 1).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+        let indent: String = line
+            .chars()
+            .take(f.span.col.saturating_sub(1))
+            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .collect();
         out.push_str(&format!("{pad} | {indent}{}\n", "^".repeat(width)));
     }
     if let Some(help) = &f.help {
@@ -191,4 +194,26 @@ pub fn table(findings: &[Finding]) -> String {
         out.push_str(&format!("{rule:<40} {level:<8} {n:>5}\n"));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::finding::Span;
+
+    /// clippy's JSON is input: a column of 0 (rustc's are 1-based) must not underflow.
+    #[test]
+    fn a_column_of_zero_from_clippy_renders() {
+        let f = Finding {
+            file: "rust/kernel/foo.rs".to_owned(),
+            span: Span { start: 0, end: 3, line: 1, col: 0, end_line: 2, end_col: 0 },
+            rule: "clippy::example".to_owned(),
+            level: Level::Warning,
+            message: "an example".to_owned(),
+            help: None,
+            origin: Origin::Clippy,
+        };
+        let text = render_human(&f, Some("fn x() {}\n}\n"));
+        assert!(text.contains("1 | fn x() {}\n  | ^^^^^^^^^"), "{text}");
+    }
 }
