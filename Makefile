@@ -50,7 +50,9 @@ endif
 # Out-of-tree modules (demo-kernel/modules/*) are built with M= in a copy in the cache.
 EXTMOD_DIR := $(TREE_CACHE)/extmod
 TREE_ARGS += --extmod-sources $(CURDIR)/demo-kernel/modules --extmod-build-dir $(EXTMOD_DIR)
-export KERNEL_SRC KERNEL_OBJ EXTMOD_DIR DEMO_KERNEL
+# The tree, for the tests and benchmarks (not exported: `make test` runs a make per demo kernel,
+# which must not take the first one's tree for a user's own).
+TREE_ENV = KERNEL_SRC=$(KERNEL_SRC) KERNEL_OBJ=$(KERNEL_OBJ) EXTMOD_DIR=$(EXTMOD_DIR) DEMO_KERNEL=$(DEMO_KERNEL)
 
 CARGO := cargo
 WORKBENCH := $(CURDIR)/target/debug/workbench
@@ -119,17 +121,17 @@ test: check ## Every test, against each demo kernel: unit, integration and QEMU 
 test-kernel: kernel ## The tests against one demo kernel (KERNEL=, default 6.12)
 	@mkdir -p $(CACHE)/logs; status=0; \
 	echo "==> tests against Linux $(KERNEL) ($(KERNEL_OBJ)): cargo test $(KERNEL_TESTS)" >&2; \
-	$(CARGO) test --locked --no-fail-fast $(KERNEL_TESTS) 2>&1 | tee $(CACHE)/logs/cargo-test-$(KERNEL).log || status=$$?; \
+	$(TREE_ENV) $(CARGO) test --locked --no-fail-fast $(KERNEL_TESTS) 2>&1 | tee $(CACHE)/logs/cargo-test-$(KERNEL).log || status=$$?; \
 	awk '/^test result:/ { passed += $$4; failed += $$6 } \
 	     END { printf "tests against Linux $(KERNEL): %d passed, %d failed\n", passed, failed }' $(CACHE)/logs/cargo-test-$(KERNEL).log >&2; \
 	exit $$status
 
 bench: kernel ## Benchmarks: each tool against its anchor, as ratios in one run
 	$(CARGO) build --locked --release -p rust-project-gen -p symbolizer
-	$(CARGO) bench --locked -p rust-project-gen --bench vs_upstream
-	$(CARGO) bench --locked -p symbolizer --bench vs_decode_stacktrace
-	$(CARGO) bench --locked -p lint-rules --bench vs_clippy
-	$(CARGO) bench --locked -p docs-site --bench vs_make_rustdoc
+	$(TREE_ENV) $(CARGO) bench --locked -p rust-project-gen --bench vs_upstream
+	$(TREE_ENV) $(CARGO) bench --locked -p symbolizer --bench vs_decode_stacktrace
+	$(TREE_ENV) $(CARGO) bench --locked -p lint-rules --bench vs_clippy
+	$(TREE_ENV) $(CARGO) bench --locked -p docs-site --bench vs_make_rustdoc
 
 rust-analyzer: kernel ## Write rust-project.json for the demo tree (M=dir: for that external module; LINT=1: lint-rules on save) and print its path
 	@sysroot=$$(rustc --print sysroot); \
