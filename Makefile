@@ -108,22 +108,23 @@ check: setup ## Format and clippy checks of our own code
 # user's tree with KERNEL_SRC=, runs them against that one): each version's kernel.conf says which
 # tests it passes (KERNEL_TESTS, cargo's package and test selection). cargo prints one
 # "test result" line per test binary; the last line sums them all up.
+# $(call sum_tests,LABEL,LOGS): "LABEL: N passed, M failed" over the "test result" lines of LOGS.
+sum_tests = awk '/^test result:/ { passed += $$4; failed += $$6 } \
+	END { printf "$(1): %d passed, %d failed\n", passed, failed }' $(2)
 TEST_KERNELS := $(if $(or $(filter command line,$(origin KERNEL)),$(filter command line environment,$(origin KERNEL_SRC))),$(KERNEL),$(DEMO_KERNELS))
 test: check ## Every test, against each demo kernel: unit, integration and QEMU boots
 	@rm -f $(CACHE)/logs/cargo-test-*.log; status=0; \
 	for k in $(TEST_KERNELS); do \
 		$(MAKE) --no-print-directory test-kernel KERNEL=$$k || status=$$?; \
 	done; \
-	awk '/^test result:/ { passed += $$4; failed += $$6 } \
-	     END { printf "tests: %d passed, %d failed\n", passed, failed }' $(CACHE)/logs/cargo-test-*.log; \
+	$(call sum_tests,tests,$(CACHE)/logs/cargo-test-*.log); \
 	exit $$status
 
 test-kernel: kernel ## The tests against one demo kernel (KERNEL=, default 6.12)
 	@mkdir -p $(CACHE)/logs; status=0; \
 	echo "==> tests against Linux $(KERNEL) ($(KERNEL_OBJ)): cargo test $(KERNEL_TESTS)" >&2; \
 	$(TREE_ENV) $(CARGO) test --locked --no-fail-fast $(KERNEL_TESTS) 2>&1 | tee $(CACHE)/logs/cargo-test-$(KERNEL).log || status=$$?; \
-	awk '/^test result:/ { passed += $$4; failed += $$6 } \
-	     END { printf "tests against Linux $(KERNEL): %d passed, %d failed\n", passed, failed }' $(CACHE)/logs/cargo-test-$(KERNEL).log >&2; \
+	$(call sum_tests,tests against Linux $(KERNEL),$(CACHE)/logs/cargo-test-$(KERNEL).log) >&2; \
 	exit $$status
 
 bench: kernel ## Benchmarks: each tool against its anchor, as ratios in one run

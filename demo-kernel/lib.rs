@@ -37,9 +37,7 @@ pub fn kernel() -> Kernel {
 ///
 /// If `DEMO_KERNEL` is not set, with a message saying to run `make test`.
 pub fn demo_kernel_dir() -> PathBuf {
-    std::env::var_os("DEMO_KERNEL").map(PathBuf::from).unwrap_or_else(|| {
-        panic!("DEMO_KERNEL is not set: run these tests with `make test`, which sets it to demo-kernel/VERSION")
-    })
+    kbuild::testing::env_path("DEMO_KERNEL")
 }
 
 /// Boots the demo kernel with `modules` (paths in the build tree) in `/lib/modules`, the

@@ -4,14 +4,9 @@
 //!
 //! `make test` sets `KERNEL_OBJ` and `EXTMOD_DIR`; without them this test fails and says so.
 
-use std::path::PathBuf;
 use std::process::Command;
 
-fn var(name: &str) -> PathBuf {
-    std::env::var_os(name).map(PathBuf::from).unwrap_or_else(|| {
-        panic!("{name} is not set: run these tests with `make test`, which builds the demo kernel and sets it")
-    })
-}
+use kbuild::testing::env_path as var;
 
 const SCENARIOS: [&str; 5] = [
     "rust_oops_null",

@@ -271,11 +271,7 @@ impl kernel::Module for LintDemo {
 }
 "#;
 
-fn var(name: &str) -> PathBuf {
-    std::env::var_os(name).map(PathBuf::from).unwrap_or_else(|| {
-        panic!("{name} is not set: run these tests with `make test`, which builds the demo kernel and sets it")
-    })
-}
+use kbuild::testing::env_path as var;
 
 #[test]
 fn kernel_check_on_save_brings_rustc_and_our_diagnostics() {

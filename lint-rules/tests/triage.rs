@@ -39,9 +39,7 @@ fn code(cell: &str) -> String {
 
 #[test]
 fn every_finding_on_kernel_code_is_triaged() {
-    let srctree = std::env::var_os("KERNEL_SRC").map(PathBuf::from).unwrap_or_else(|| {
-        panic!("KERNEL_SRC is not set: run this test with `make test`, which builds the demo kernel and sets it")
-    });
+    let srctree = kbuild::testing::env_path("KERNEL_SRC");
     assert!(
         srctree.join("rust/kernel").is_dir(),
         "{} has no rust/kernel: run `make kernel`",

@@ -11,11 +11,7 @@ use std::process::Command;
 
 use common::run;
 
-fn var(name: &str) -> PathBuf {
-    std::env::var_os(name).map(PathBuf::from).unwrap_or_else(|| {
-        panic!("{name} is not set: run these tests with `make test`, which builds the demo kernel and sets it")
-    })
-}
+use kbuild::testing::env_path as var;
 
 fn sysroot() -> PathBuf {
     let out = Command::new("rustc").args(["--print", "sysroot"]).output().unwrap();

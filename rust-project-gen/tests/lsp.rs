@@ -42,11 +42,7 @@ impl kernel::Module for LspDemo {
 }
 "#;
 
-fn var(name: &str) -> PathBuf {
-    std::env::var_os(name).map(PathBuf::from).unwrap_or_else(|| {
-        panic!("{name} is not set: run these tests with `make test`, which builds the demo kernel and sets it")
-    })
-}
+use kbuild::testing::env_path as var;
 
 fn uri(path: &Path) -> String {
     format!("file://{}", path.display())

@@ -50,8 +50,6 @@ pub struct Site {
     pub build: Output,
 }
 
-/// The demo tree's site, with `core` linked upstream (the whole of `core` is 300 MB and is
-/// built by `make docs`), the doctests run in QEMU and the links checked: built once.
 /// Runs `docs-site build` of `tree` with the modules of `extmod` into `out`, plus `extra`.
 pub fn build_site(tree: &Tree, extmod: &Path, out: &Path, extra: &[&str]) -> Output {
     let mut args = vec![
@@ -69,6 +67,8 @@ pub fn build_site(tree: &Tree, extmod: &Path, out: &Path, extra: &[&str]) -> Out
     docs_site(&args)
 }
 
+/// The demo tree's site, with `core` linked upstream (the whole of `core` is 300 MB and is
+/// built by `make docs`), the doctests run in QEMU and the links checked: built once.
 pub fn demo_site() -> &'static Site {
     static SITE: OnceLock<Site> = OnceLock::new();
     SITE.get_or_init(|| {

@@ -18,6 +18,18 @@ pub struct DemoTree {
     pub extmod_dir: PathBuf,
 }
 
+/// The path in the environment variable `name`, which `make test` sets (`KERNEL_SRC`,
+/// `KERNEL_OBJ`, `EXTMOD_DIR`, `DEMO_KERNEL`).
+///
+/// # Panics
+///
+/// When it is not set, saying to run `make test`: integration tests fail rather than skip.
+pub fn env_path(name: &str) -> PathBuf {
+    std::env::var_os(name).map(PathBuf::from).unwrap_or_else(|| {
+        panic!("{name} is not set: run these tests with `make test`, which builds the demo kernel and sets it")
+    })
+}
+
 /// The demo tree from the environment `make test` sets.
 ///
 /// # Panics
@@ -25,15 +37,11 @@ pub struct DemoTree {
 /// When a variable is not set or the tree is not built, saying what to run: integration tests
 /// fail rather than pass by skipping.
 pub fn demo_tree() -> DemoTree {
-    let var = |name: &str| {
-        std::env::var_os(name).map(PathBuf::from).unwrap_or_else(|| {
-            panic!("{name} is not set: run these tests with `make test`, which builds the demo kernel and sets it")
-        })
-    };
-    let srctree = Srctree::open(&var("KERNEL_SRC")).unwrap_or_else(|e| panic!("{e}"));
-    let objtree = Objtree::open(&srctree, &var("KERNEL_OBJ")).unwrap_or_else(|e| panic!("{e}"));
+    let srctree = Srctree::open(&env_path("KERNEL_SRC")).unwrap_or_else(|e| panic!("{e}"));
+    let objtree =
+        Objtree::open(&srctree, &env_path("KERNEL_OBJ")).unwrap_or_else(|e| panic!("{e}"));
     let built = objtree.built(&srctree).unwrap_or_else(|e| panic!("{e}"));
-    DemoTree { srctree, objtree, built, extmod_dir: var("EXTMOD_DIR") }
+    DemoTree { srctree, objtree, built, extmod_dir: env_path("EXTMOD_DIR") }
 }
 
 /// `count` deterministic strings, each up to 40 of `pieces` in a pseudo-random order

@@ -12,11 +12,7 @@ use std::time::Duration;
 
 use qemu::{Guest, Outcome};
 
-fn var(name: &str) -> PathBuf {
-    std::env::var_os(name).map(PathBuf::from).unwrap_or_else(|| {
-        panic!("{name} is not set: run these tests with `make test`, which builds the demo kernel and sets it")
-    })
-}
+use kbuild::testing::env_path as var;
 
 /// `file:N` for the first line of `file` (under the module's sources) containing `needle`.
 fn line_of(dir: &Path, file: &str, needle: &str) -> String {

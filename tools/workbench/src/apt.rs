@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use subprocess::Command;
 
-use crate::WorkbenchError;
+use crate::{STAMP, WorkbenchError, make_in_place};
 
 /// The keyring that signs Debian's suites, bookworm's `debian-archive-keyring` (it holds the
 /// trixie keys too): a fetched suite is verified as the machine's own are.
@@ -89,19 +89,20 @@ fn machine_sources() -> Vec<String> {
     files.iter().filter_map(|f| std::fs::read_to_string(f).ok()).collect()
 }
 
-/// The path of `package`'s source tarball once unpacked into `dir`:
-/// `dir/PACKAGE/usr/src/PACKAGE.tar.xz`, as Debian's `linux-source-*` packages lay it out.
-pub fn tarball_in(dir: &Path, package: &str) -> PathBuf {
-    dir.join(package).join("usr/src").join(format!("{package}.tar.xz"))
+/// The source tarball in the unpacked `package`, `root`: `usr/src/PACKAGE.tar.xz`, as Debian's
+/// `linux-source-*` packages lay it out.
+fn tarball_of(root: &Path, package: &str) -> PathBuf {
+    root.join("usr/src").join(format!("{package}.tar.xz"))
 }
 
 /// Makes sure `package` from `suite` is unpacked in `dir` and returns its tarball. Already there:
 /// nothing is fetched (`make clean-cache`, or removing `dir/PACKAGE`, fetches it anew). Otherwise
 /// the private apt state in `dir/apt` is updated from the machine's Debian mirror (signatures
-/// checked with Debian's archive keyring), the `.deb` downloaded and unpacked into a temporary
-/// folder that is renamed into place whole.
+/// checked with Debian's archive keyring), the `.deb` downloaded and unpacked whole or not at all
+/// (as the srctree is).
 pub fn fetch_source(dir: &Path, package: &str, suite: &str) -> Result<PathBuf, WorkbenchError> {
-    let tarball = tarball_in(dir, package);
+    let unpacked = dir.join(package);
+    let tarball = tarball_of(&unpacked, package);
     if tarball.is_file() {
         return Ok(tarball);
     }
@@ -152,22 +153,23 @@ pub fn fetch_source(dir: &Path, package: &str, suite: &str) -> Result<PathBuf, W
                     debs.display()
                 ))
             })?;
-        let tmp = dir.join(format!(".{package}.unpacking-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&tmp);
-        Command::new("dpkg-deb", dir)
-            .arg("-x")
-            .arg(&deb)
-            .arg(&tmp)
-            .timeout(Duration::from_secs(10 * 60))
-            .run_checked()?;
-        if !tmp.join("usr/src").join(format!("{package}.tar.xz")).is_file() {
-            let _ = std::fs::remove_dir_all(&tmp);
-            return Err(WorkbenchError::Config(format!(
-                "{} holds no usr/src/{package}.tar.xz: is {package} a kernel source package?",
-                deb.display()
-            )));
-        }
-        std::fs::rename(&tmp, dir.join(package)).map_err(|e| io(&tmp, e))?;
+        // The folder records the .deb it came from, and marks it as the workbench's.
+        make_in_place(&unpacked, STAMP, |tmp| {
+            Command::new("dpkg-deb", dir)
+                .arg("-x")
+                .arg(&deb)
+                .arg(tmp)
+                .timeout(Duration::from_secs(10 * 60))
+                .run_checked()?;
+            if !tarball_of(tmp, package).is_file() {
+                return Err(WorkbenchError::Config(format!(
+                    "{} holds no usr/src/{package}.tar.xz: is {package} a kernel source package?",
+                    deb.display()
+                )));
+            }
+            let name = deb.file_name().unwrap_or_default().to_string_lossy();
+            std::fs::write(tmp.join(STAMP), format!("{name}\n")).map_err(|e| io(tmp, e))
+        })?;
         std::fs::remove_file(&deb).map_err(|e| io(&deb, e))?;
         Ok(tarball.clone())
     })();

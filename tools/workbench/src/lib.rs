@@ -26,6 +26,35 @@ pub const STAMP: &str = ".workbench-stamp";
 
 pub use kbuild::make::kernel_make;
 
+/// Makes `target` whole or not at all: `make` fills a temporary folder beside it (one left by an
+/// interrupted run is removed first), which then replaces `target` if the workbench made it (it
+/// holds `owner_file`, which `make` writes) and is renamed into place. On any error the temporary
+/// folder is removed and `target` is left as it was.
+fn make_in_place(
+    target: &Path,
+    owner_file: &str,
+    make: impl FnOnce(&Path) -> Result<(), WorkbenchError>,
+) -> Result<(), WorkbenchError> {
+    let io = |path: &Path, source| WorkbenchError::Io { path: path.to_owned(), source };
+    let parent = target.parent().unwrap_or(Path::new("/"));
+    std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
+    let name = target.file_name().unwrap_or_default().to_string_lossy();
+    let tmp = parent.join(format!(".{name}.tmp"));
+    if tmp.exists() {
+        // Left by an interrupted run: it was never renamed into place, so it is ours.
+        std::fs::remove_dir_all(&tmp).map_err(|e| io(&tmp, e))?;
+    }
+    std::fs::create_dir(&tmp).map_err(|e| io(&tmp, e))?;
+    let result = make(&tmp).and_then(|()| {
+        remove_owned(target, owner_file)?;
+        std::fs::rename(&tmp, target).map_err(|e| io(target, e))
+    });
+    if result.is_err() {
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    result
+}
+
 /// Removes `dir` if it was made by the workbench (it holds `owner_file`), or if it is empty.
 fn remove_owned(dir: &Path, owner_file: &str) -> Result<(), WorkbenchError> {
     if !dir.exists() {

@@ -7,7 +7,7 @@ use std::time::Duration;
 use subprocess::{Command, Stream};
 
 use crate::inputs::{Inputs, stamp_changes};
-use crate::{STAMP, WorkbenchError, remove_owned};
+use crate::{STAMP, WorkbenchError, make_in_place};
 
 /// Whether the srctree had to be (re-)prepared.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,29 +31,12 @@ pub fn prepare(inputs: &Inputs, srctree: &Path) -> Result<Prepared, WorkbenchErr
             eprintln!("  {change}");
         }
     }
-    let io = |path: &Path| {
-        let path = path.to_owned();
-        move |source| WorkbenchError::Io { path, source }
-    };
-    let parent = srctree.parent().unwrap_or(Path::new("/"));
-    std::fs::create_dir_all(parent).map_err(io(parent))?;
-    let name = srctree.file_name().unwrap_or_default().to_string_lossy();
-    let tmp = parent.join(format!(".{name}.tmp"));
-    if tmp.exists() {
-        // Left by an interrupted run: it was never renamed into place, so it is ours.
-        std::fs::remove_dir_all(&tmp).map_err(io(&tmp))?;
-    }
-    std::fs::create_dir(&tmp).map_err(io(&tmp))?;
-
-    let result = unpack_and_patch(inputs, &tmp).and_then(|()| {
-        std::fs::write(tmp.join(STAMP), &stamp).map_err(io(&tmp.join(STAMP)))?;
-        remove_owned(srctree, STAMP)?;
-        std::fs::rename(&tmp, srctree).map_err(io(srctree))
-    });
-    if result.is_err() {
-        let _ = std::fs::remove_dir_all(&tmp);
-    }
-    result.map(|()| Prepared::Fresh)
+    make_in_place(srctree, STAMP, |tmp| {
+        unpack_and_patch(inputs, tmp)?;
+        std::fs::write(tmp.join(STAMP), &stamp)
+            .map_err(|source| WorkbenchError::Io { path: tmp.join(STAMP), source })
+    })?;
+    Ok(Prepared::Fresh)
 }
 
 fn unpack_and_patch(inputs: &Inputs, dir: &Path) -> Result<(), WorkbenchError> {
