@@ -23,6 +23,15 @@ struct Side {
     dir: tempfile::TempDir,
 }
 
+/// Upstream's script as the tree's `make rust-analyzer` runs it, its output on stdout.
+fn upstream_command(src: &Path, obj: &Path) -> Command {
+    let (_, script) = rust_project_gen::upstream::generate(src, obj).unwrap_or_else(|e| {
+        eprintln!("bench: upstream's script: {e}");
+        std::process::exit(2)
+    });
+    Command::new("sh", obj).arg("-c").arg(script).env("RUSTC", "rustc")
+}
+
 fn main() {
     let (src, obj) = (var("KERNEL_SRC"), var("KERNEL_OBJ"));
     let sysroot =
@@ -38,10 +47,7 @@ fn main() {
     let sides = [
         Side {
             name: "upstream",
-            command: Command::new("python3", &obj)
-                .arg(src.join("scripts/generate_rust_analyzer.py"))
-                .args(["--cfgs=core=--cfg no_fp_fmt_parse", "2024"])
-                .args(trees),
+            command: upstream_command(&src, &obj),
             dir: tempfile::tempdir().unwrap(),
         },
         Side {

@@ -22,6 +22,17 @@ pub struct Layout {
     pub sysroot_src: PathBuf,
 }
 
+/// Whose code a crate is, which decides whether rust-analyzer treats it as a workspace member
+/// (diagnostics, `cfg(test)`, flycheck) or as a library it only reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// The kernel's own code, or an external module's.
+    Kernel,
+    /// Third-party code kbuild vendors (`syn`, `zerocopy`): built with `--cap-lints=allow`,
+    /// like a crates.io dependency in a Cargo workspace.
+    Vendored,
+}
+
 /// One crate of the graph.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Crate {
@@ -57,6 +68,8 @@ pub struct Crate {
     pub build_file: PathBuf,
     /// A program (`--crate-type bin`) rather than a library.
     pub is_bin: bool,
+    /// Whose code it is.
+    pub origin: Origin,
 }
 
 /// The crate graph.
@@ -68,6 +81,8 @@ pub struct Project {
     pub cfg_groups: BTreeMap<String, Vec<String>>,
     /// What could not be resolved, for the user.
     pub warnings: Vec<String>,
+    /// Crates left out because kbuild generated their root (the KUnit doctests).
+    pub generated: Vec<String>,
 }
 
 /// Normalises `path` lexically (`a/./b/../c` → `a/c`), joined onto `base` when relative.
@@ -98,6 +113,13 @@ pub fn group_name(response_file: &str) -> String {
     response_file.rsplit('/').next().unwrap_or(response_file).to_owned()
 }
 
+/// Whether kbuild generated `root`: it is itself a kbuild target, with its own `.cmd` file.
+fn generated_by_kbuild(root: &Path, exists: &dyn Fn(&Path) -> bool) -> bool {
+    root.parent()
+        .zip(root.file_name())
+        .is_some_and(|(dir, file)| exists(&dir.join(format!(".{}.cmd", file.to_string_lossy()))))
+}
+
 /// Builds the graph from `builds`; `response_cfgs` maps each response file (as written) to its
 /// `--cfg`s. `exists` says whether a file is there (stale `.cmd` files name removed sources).
 pub fn build_project(
@@ -110,9 +132,22 @@ pub fn build_project(
     let mut crates = Vec::new();
     for build in builds {
         let inv = &build.invocation;
-        let root = resolve(&layout.objtree, &inv.root);
+        // Where kbuild ran rustc, which relative paths start from: the objtree, or since 6.13
+        // an external module's own directory (`M=` builds `cd` there; before, their targets
+        // were absolute paths and rustc ran in the objtree).
+        let build_tree = build_tree(&build.cmd_file, &build.target);
+        let rustc_dir =
+            if Path::new(&build.target).is_absolute() { &layout.objtree } else { &build_tree };
+        let root = resolve(rustc_dir, &inv.root);
         if root.starts_with(&layout.sysroot_src) {
             // The kernel's own build of `core` (or `alloc`): rust-analyzer's sysroot stands in.
+            continue;
+        }
+        if generated_by_kbuild(&root, exists) {
+            // `rust/doctests_kernel_generated.rs`: its code is edited, and analysed by
+            // rust-analyzer, where it comes from (the doc comments); upstream's script leaves
+            // it out too.
+            project.generated.push(inv.crate_name.clone());
             continue;
         }
         if !exists(&root) {
@@ -154,13 +189,13 @@ pub fn build_project(
         } else {
             Vec::new()
         };
-        let build_tree = build_tree(&build.cmd_file, &build.target);
         let source_dir = root.parent().unwrap_or(Path::new("/"));
         let build_file = ["Makefile", "Kbuild"]
             .iter()
             .map(|f| source_dir.join(f))
             .find(|f| exists(f))
             .unwrap_or_else(|| root.clone());
+        let origin = if inv.is_vendored() { Origin::Vendored } else { Origin::Kernel };
         crates.push((
             build,
             Crate {
@@ -173,7 +208,7 @@ pub fn build_project(
                 env: inv.env.clone(),
                 is_proc_macro: inv.crate_type == "proc-macro",
                 proc_macro_dylib: (inv.crate_type == "proc-macro")
-                    .then(|| inv.emit("link").map(|p| resolve(&layout.objtree, p)))
+                    .then(|| inv.emit("link").map(|p| resolve(rustc_dir, p)))
                     .flatten(),
                 include_dirs,
                 crate_attrs: inv.crate_attrs.clone(),
@@ -182,6 +217,7 @@ pub fn build_project(
                 build_label: build_tree.join(&build.target),
                 build_file,
                 is_bin: inv.crate_type == "bin",
+                origin,
             },
         ));
     }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::graph::Project;
+use crate::graph::{Origin, Project};
 use crate::rust_analyzer::Features;
 
 /// The file.
@@ -150,7 +150,7 @@ pub fn to_json(
                 cfg_groups,
                 cfg,
                 env: c.env.clone(),
-                is_workspace_member: true,
+                is_workspace_member: c.origin == Origin::Kernel,
                 is_proc_macro: c.is_proc_macro,
                 proc_macro_dylib_path: c.proc_macro_dylib.clone(),
                 source: (!c.include_dirs.is_empty()).then(|| SourceJson {

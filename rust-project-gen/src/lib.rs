@@ -5,7 +5,8 @@
 //! - [`graph`] (pure) turns the rustc invocations that `kbuild::scan` found into a crate graph;
 //! - [`json`] (the edge) mirrors the `rust-project.json` format and serialises the graph;
 //! - [`generate`] ties them to the trees on disk and writes the file atomically;
-//! - [`guess`] stands in for the `.cmd` files of a tree that is configured but not built.
+//! - [`guess`] stands in for the `.cmd` files of a tree that is configured but not built;
+//! - [`upstream`] runs the tree's own `scripts/generate_rust_analyzer.py`, for comparisons.
 
 pub mod flycheck;
 pub mod generate;
@@ -13,6 +14,7 @@ pub mod graph;
 pub mod guess;
 pub mod json;
 pub mod rust_analyzer;
+pub mod upstream;
 
 pub use generate::{GenerateError, Output, Trees, generate, write_atomically};
-pub use graph::{Crate, Project, build_project};
+pub use graph::{Crate, Origin, Project, build_project};

@@ -8,6 +8,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Duration;
 
 use common::run;
 
@@ -39,29 +40,126 @@ fn generate(exttree: Option<&Path>, out_dir: &Path) -> serde_json::Value {
 /// Runs `rust-analyzer diagnostics` on the project in `dir` and returns its error lines.
 fn rust_analyzer_errors(dir: &Path) -> Vec<String> {
     let ra = sysroot().join("bin/rust-analyzer");
-    let out = Command::new(&ra).arg("diagnostics").arg(dir).output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).replace('\r', "\n");
+    let out = subprocess::Command::new(&ra, dir)
+        .arg("diagnostics")
+        .arg(dir)
+        .timeout(Duration::from_secs(900))
+        .run()
+        .unwrap();
+    assert!(!out.timed_out, "rust-analyzer diagnostics {} timed out", dir.display());
+    let stdout = out.stdout.replace('\r', "\n");
     let errors: Vec<String> =
         stdout.lines().filter(|l| l.contains("Error ")).map(str::to_owned).collect();
     if errors.is_empty() {
         assert!(
-            out.status.success(),
+            out.success(),
             "rust-analyzer diagnostics failed without error lines: {}\n{}",
             out.status,
-            String::from_utf8_lossy(&out.stderr)
+            out.stderr
         );
     }
     errors
 }
 
+/// A bug of rust-analyzer itself that shows as an error in correct kernel code, with the
+/// smallest crate that shows it: such an error is not the generated file's, and it is only
+/// let through while the installed rust-analyzer still has the bug.
+struct KnownBug {
+    /// The upstream issue.
+    issue: &'static str,
+    /// A crate root that rustc compiles and this rust-analyzer reports an error in.
+    reproduction: &'static str,
+    /// Whether an error line is this bug.
+    matches: fn(&str) -> bool,
+}
+
+const KNOWN_BUGS: &[KnownBug] = &[KnownBug {
+    // 7.3's `#[export]` (rust/macros/export.rs) checks a function against bindgen's declaration
+    // with `if true { bindings::f } else { f }`: rust-analyzer 1.95 loses the `extern "C"` of
+    // the foreign item and reports E0308 in rust/kernel/print.rs. Fixed upstream in April 2026.
+    issue: "https://github.com/rust-lang/rust-analyzer/issues/22174",
+    reproduction: "mod bindings {\n    unsafe extern \"C\" {\n        pub fn f(x: *mut u8) -> *mut u8;\n    }\n}\n\
+                   #[unsafe(no_mangle)]\n\
+                   pub unsafe extern \"C\" fn f(x: *mut u8) -> *mut u8 { x }\n\
+                   const _: () = { if true { bindings::f } else { f }; };\n",
+    matches: |line| {
+        line.contains("E0308")
+            && line.split_once(": expected fn ").is_some_and(|(_, rest)| {
+                rest.split_once(", found unsafe extern \"C\" fn ")
+                    .is_some_and(|(expected, found)| found.starts_with(expected))
+            })
+    },
+}];
+
+/// The known bugs the installed rust-analyzer has, each checked on its reproduction.
+fn bugs_of_this_rust_analyzer() -> Vec<&'static KnownBug> {
+    let sysroot = sysroot();
+    KNOWN_BUGS
+        .iter()
+        .filter(|bug| {
+            let dir = tempfile::tempdir().unwrap();
+            std::fs::write(dir.path().join("lib.rs"), bug.reproduction).unwrap();
+            let project = serde_json::json!({
+                "sysroot": sysroot,
+                "sysroot_src": sysroot.join("lib/rustlib/src/rust/library"),
+                "crates": [{
+                    "root_module": dir.path().join("lib.rs"),
+                    "edition": "2024",
+                    "deps": [],
+                    "cfg": [],
+                    "is_workspace_member": true,
+                }],
+            });
+            std::fs::write(dir.path().join("rust-project.json"), project.to_string()).unwrap();
+            rust_analyzer_errors(dir.path()).iter().any(|e| (bug.matches)(e))
+        })
+        .collect()
+}
+
 fn assert_no_rust_analyzer_errors(dir: &Path) {
-    let errors = rust_analyzer_errors(dir);
+    let bugs = bugs_of_this_rust_analyzer();
+    let (known, errors): (Vec<String>, Vec<String>) = rust_analyzer_errors(dir)
+        .into_iter()
+        .partition(|e| bugs.iter().any(|bug| (bug.matches)(e)));
     assert!(
         errors.is_empty(),
         "rust-analyzer reports {} errors:\n{}",
         errors.len(),
         errors.join("\n")
     );
+    for error in &known {
+        let bug = bugs.iter().find(|bug| (bug.matches)(error)).unwrap();
+        eprintln!("rust-analyzer's own bug {}, not the file's: {error}", bug.issue);
+    }
+}
+
+/// Each known rust-analyzer bug is real: rustc compiles its reproduction, and the matcher
+/// recognises what rust-analyzer says of it on a toolchain that has the bug. When a new
+/// rust-analyzer fixes it, `bugs_of_this_rust_analyzer` drops it and the trees are held to 0.
+#[test]
+fn known_rust_analyzer_bugs_are_rust_analyzer_bugs() {
+    for bug in KNOWN_BUGS {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("lib.rs");
+        std::fs::write(&root, bug.reproduction).unwrap();
+        let out = subprocess::Command::new("rustc", dir.path())
+            .args(["--edition=2024", "--crate-type=lib", "--emit=metadata"])
+            .arg(&root)
+            .timeout(Duration::from_secs(120))
+            .run()
+            .unwrap();
+        assert!(out.success(), "rustc rejects the reproduction of {}:\n{}", bug.issue, out.stderr);
+    }
+    let sample = "at crate kernel, file rust/kernel/print.rs: Error RustcHardError(\"E0308\") from \
+        LineCol { line: 22, col: 2 } to LineCol { line: 22, col: 8 }: expected fn \
+        rust_fmt_argument(*mut u8, *mut u8, *const c_void) -> *mut u8, found unsafe extern \"C\" \
+        fn rust_fmt_argument(*mut u8, *mut u8, *const c_void) -> *mut u8";
+    assert!((KNOWN_BUGS[0].matches)(sample));
+    let other = sample.replace(
+        "found unsafe extern \"C\" fn rust_fmt_argument",
+        "found unsafe extern \"C\" fn other",
+    );
+    assert!(!(KNOWN_BUGS[0].matches)(&other), "a different function is a real mismatch");
 }
 
 fn crate_names(json: &serde_json::Value) -> Vec<String> {
@@ -78,7 +176,7 @@ fn demo_tree_has_no_rust_analyzer_errors() {
     let dir = tempfile::tempdir().unwrap();
     let json = generate(None, dir.path());
     let names = crate_names(&json);
-    for expected in ["ffi", "bindings", "uapi", "macros", "kernel", "rust_minimal", "rust_print"] {
+    for expected in ["ffi", "bindings", "uapi", "macros", "kernel", "rust_minimal"] {
         assert!(names.iter().any(|n| n == expected), "{expected} missing from {names:?}");
     }
     // Drivers this config does not build are not guessed in (upstream lists them all).
@@ -112,16 +210,9 @@ fn out_of_tree_module_has_no_rust_analyzer_errors() {
 #[test]
 fn upstream_script_has_rust_analyzer_errors_on_the_same_tree() {
     let (src, obj) = (var("KERNEL_SRC"), var("KERNEL_OBJ"));
-    let sysroot = sysroot();
     let dir = tempfile::tempdir().unwrap();
-    let out = Command::new("python3")
-        .arg(src.join("scripts/generate_rust_analyzer.py"))
-        .args(["--cfgs=core=--cfg no_fp_fmt_parse", "2024"])
-        .args([&src, &obj, &sysroot, &sysroot.join("lib/rustlib/src/rust/library")])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    std::fs::write(dir.path().join("rust-project.json"), &out.stdout).unwrap();
+    let (text, _) = rust_project_gen::upstream::generate(&src, &obj).unwrap();
+    std::fs::write(dir.path().join("rust-project.json"), text).unwrap();
     let errors = rust_analyzer_errors(dir.path());
     assert!(
         errors.iter().any(|e| e.contains("no method `add` on type `*mut u8`")),

@@ -27,6 +27,16 @@ fn demo_objtree() {
     expect_file!["golden/demo.json"].assert_eq(&f.normalise(&output.text(Features::ALL, None)));
 }
 
+/// Mainline (7.3.4): the vendored crates (`--cap-lints=allow`) and the generated doctests are
+/// in the graph, for navigation, but not workspace members.
+#[test]
+fn mainline_objtree() {
+    let f = Fixture::new("mainline");
+    let output = rust_project_gen::generate(&trees(&f)).unwrap();
+    assert_eq!(output.problems, Vec::<String>::new());
+    expect_file!["golden/mainline.json"].assert_eq(&f.normalise(&output.text(Features::ALL, None)));
+}
+
 #[test]
 fn demo_objtree_for_an_older_rust_analyzer() {
     let f = Fixture::new("demo");

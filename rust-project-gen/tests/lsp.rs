@@ -24,7 +24,7 @@ use kernel::prelude::*;
 module! {
     type: LspDemo,
     name: "lsp_demo",
-    author: "Rust-for-Linux developer tools",
+    authors: ["Rust-for-Linux developer tools"],
     description: "LSP test module",
     license: "GPL",
 }

@@ -31,10 +31,12 @@ impl Fixture {
         let src =
             Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name).join("objtree");
         fixture.copy(&src, &fixture.objtree);
-        write(
-            &fixture.srctree.join("Makefile"),
-            "VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 118\nEXTRAVERSION =\n",
-        );
+        // The kernel version, from the fixture's top Makefile lines (6.12.118 when it has none).
+        let makefile =
+            std::fs::read_to_string(src.with_file_name("Makefile")).unwrap_or_else(|_| {
+                "VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 118\nEXTRAVERSION =\n".to_owned()
+            });
+        write(&fixture.srctree.join("Makefile"), &makefile);
         write(&fixture.srctree.join("Kbuild"), "");
         std::fs::create_dir_all(fixture.srctree.join("rust/kernel")).unwrap();
         write(&fixture.sysroot_src.join("core/src/lib.rs"), "");

@@ -58,6 +58,9 @@ pub struct RustcInvocation {
     pub externs: Vec<String>,
     /// `-Zcrate-attr` values (`no_std`, `feature(...)`).
     pub crate_attrs: Vec<String>,
+    /// `--cap-lints`: kbuild builds the third-party crates it vendors (`syn`, `zerocopy`) with
+    /// `--cap-lints=allow`, since their warnings are not the kernel's to fix.
+    pub cap_lints: Option<String>,
     /// `--target`, if any (a path to `target.json` for kernel code; none for host code).
     pub target: Option<String>,
     /// `--emit` kinds and paths (`link` → `rust/libmacros.so`).
@@ -206,6 +209,7 @@ fn parse_args(words: &[String]) -> Result<RustcInvocation, RustcError> {
                 inv.externs.push(name.to_owned());
             }
             "--target" => inv.target = Some(value),
+            "--cap-lints" => inv.cap_lints = Some(value),
             "--emit" => {
                 for part in value.split(',') {
                     let (kind, path) = part.split_once('=').unwrap_or((part, ""));
@@ -247,6 +251,12 @@ impl RustcInvocation {
             .find(|(k, _)| k == kind)
             .map(|(_, p)| p.as_str())
             .filter(|p| !p.is_empty())
+    }
+
+    /// Whether kbuild builds this crate as vendored third-party code: with all its lints
+    /// capped to `allow` (rust/Makefile's `--cap-lints=allow` for `syn`, `zerocopy`...).
+    pub fn is_vendored(&self) -> bool {
+        self.cap_lints.as_deref() == Some("allow")
     }
 
     /// Whether this is kernel code (built for the kernel's target) rather than host code.

@@ -48,6 +48,7 @@ fn kernel_crate() {
                     "uapi",
                 ],
                 crate_attrs: [],
+                cap_lints: None,
                 target: Some(
                     "./scripts/target.json",
                 ),
@@ -134,6 +135,7 @@ fn sample_module_with_crate_attrs_and_objtool_after() {
                     "no_std",
                     "feature(arbitrary_self_types,lint_reasons)",
                 ],
+                cap_lints: None,
                 target: Some(
                     "./scripts/target.json",
                 ),
@@ -193,6 +195,7 @@ fn host_proc_macro() {
                     "proc_macro",
                 ],
                 crate_attrs: [],
+                cap_lints: None,
                 target: None,
                 emits: [
                     (
@@ -278,6 +281,7 @@ fn bad_invocations_are_named() {
                 ],
                 externs: [],
                 crate_attrs: [],
+                cap_lints: None,
                 target: None,
                 emits: [],
                 args: [
@@ -325,6 +329,7 @@ fn non_ascii_after_a_single_dash() {
                 response_files: [],
                 externs: [],
                 crate_attrs: [],
+                cap_lints: None,
                 target: None,
                 emits: [],
                 args: [
@@ -383,4 +388,20 @@ fn garbage_never_panics() {
             let _ = find_rustc(&cmd.command);
         }
     }
+}
+
+#[test]
+fn vendored_crate_has_its_lints_capped() {
+    // 7.3.4's rust/host/.libsyn.rlib.cmd, lint flags left out.
+    let cmd = "rustc --edition=2021 -Zbinary_dep_depinfo=y -Dnon_ascii_idents --cap-lints=allow \
+               --extern proc_macro2 --extern quote --cfg='feature=\"full\"' \
+               --emit=link=rust/host/libsyn.rlib --crate-type rlib -O --out-dir ./rust/host \
+               -L./rust/host --crate-name syn /src/rust/syn/lib.rs";
+    let inv = find_rustc(cmd).unwrap().unwrap();
+    assert_eq!(inv.cap_lints.as_deref(), Some("allow"));
+    assert!(inv.is_vendored());
+    let inv = find_rustc("rustc --cap-lints warn --crate-name k /src/k.rs").unwrap().unwrap();
+    assert_eq!(inv.cap_lints.as_deref(), Some("warn"));
+    assert!(!inv.is_vendored(), "only `allow` says the lints are not ours");
+    assert!(!find_rustc("rustc /src/rust/kernel/lib.rs").unwrap().unwrap().is_vendored());
 }
