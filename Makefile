@@ -32,6 +32,15 @@ ifneq ($(KERNEL_LIBCLANG),)
 export LIBCLANG_PATH := /usr/lib/llvm-$(KERNEL_LIBCLANG)/lib
 endif
 
+# LLVM= builds the demo kernel with clang and LLVM's binutils, as kbuild's own LLVM= does
+# (`LLVM=1`, or `LLVM=-19` for bookworm's clang-19, lld-19 and llvm-19), in a tree of its own.
+# It is exported: kbuild reads it from the environment of every make the tools run.
+ifdef LLVM
+export LLVM
+LLVM_TREE := -llvm
+LLVM_PACKAGES := $(if $(filter -%,$(LLVM)),clang$(LLVM) lld$(LLVM) llvm$(LLVM),$(if $(filter 1,$(LLVM)),clang lld llvm))
+endif
+
 # The kernel tree the tools run against: ours (prepared from the demo kernel's package and
 # patches), or the user's own configured and built tree with KERNEL_SRC= (and KERNEL_OBJ= for an
 # O= build). Everything we make for a tree (out-of-tree modules, boots, docs) goes in its cache.
@@ -40,7 +49,7 @@ KERNEL_OBJ ?= $(KERNEL_SRC)
 TREE_CACHE := $(CACHE)/own-tree
 TREE_ARGS = --srctree $(KERNEL_SRC) --objtree $(KERNEL_OBJ)
 else
-TREE_CACHE := $(CACHE)/linux-$(KERNEL)
+TREE_CACHE := $(CACHE)/linux-$(KERNEL)$(LLVM_TREE)
 KERNEL_SRC := $(TREE_CACHE)/srctree
 KERNEL_OBJ := $(TREE_CACHE)/objtree
 TREE_ARGS = --srctree $(KERNEL_SRC) --objtree $(KERNEL_OBJ) --demo-kernel $(DEMO_KERNEL) \
@@ -58,7 +67,7 @@ CARGO := cargo
 WORKBENCH := $(CURDIR)/target/debug/workbench
 LINT_RULES := $(CURDIR)/target/debug/lint-rules
 
-.PHONY: help setup tools kernel demo test test-kernel check bench rust-analyzer kallsyms-check lint docs docs-serve clean-cache
+.PHONY: help setup tools kernel demo test test-kernel test-llvm check bench rust-analyzer kallsyms-check lint docs docs-serve clean-cache
 
 help: ## List the targets
 	@echo "Rust-for-Linux developer tools. The two commands:"
@@ -68,10 +77,10 @@ help: ## List the targets
 	@echo "All targets:"
 	@grep -E '^[a-z-]+:.*## ' $(firstword $(MAKEFILE_LIST)) | sed 's/:.*## /\t/' | awk -F'\t' '{printf "  %-14s %s\n", $$1, $$2}'
 	@echo
-	@echo "Variables: KERNEL= (a demo kernel: $(DEMO_KERNELS); default 6.12), KERNEL_SRC= KERNEL_OBJ= (use your own built tree), CACHE= (default $(CACHE))"
+	@echo "Variables: KERNEL= (a demo kernel: $(DEMO_KERNELS); default 6.12), KERNEL_SRC= KERNEL_OBJ= (use your own built tree), LLVM= (build the demo kernel with clang and lld: 1, or -19), CACHE= (default $(CACHE))"
 
 setup: ## Install Debian packages, Rust components and bindgen (idempotent)
-	@tools/setup.sh $(TOOLCHAIN) $(TOOLS_PREFIX) $(BINDGEN_VERSION) $(foreach v,$(ALL_LIBCLANG),libclang-$(v)-dev)
+	@tools/setup.sh $(TOOLCHAIN) $(TOOLS_PREFIX) $(BINDGEN_VERSION) $(foreach v,$(ALL_LIBCLANG),libclang-$(v)-dev) $(LLVM_PACKAGES)
 
 tools: setup ## Build the suite's binaries
 	$(CARGO) build --locked --workspace --bins
@@ -79,26 +88,12 @@ tools: setup ## Build the suite's binaries
 kernel: tools ## Prepare and build the demo kernel (or check KERNEL_SRC/KERNEL_OBJ)
 	$(WORKBENCH) kernel $(TREE_ARGS)
 
-# The main job: the workbench's demo boot, then each tool of the suite against the same tree,
-# then what was produced and where, with timings.
+# The main job: the workbench's demo boot, then each tool of the suite against the same tree
+# (rust-project-gen with rust-analyzer's check, lint-rules, docs-site, kallsyms-check,
+# decode-stacktrace), and one summary of what each produced, where, and how long it took.
 demo: tools ## The main job: kernel, QEMU boot with the Rust samples, each tool, a summary
-	$(WORKBENCH) demo $(TREE_ARGS) --work-dir $(TREE_CACHE)/demo
-	@sysroot=$$(rustc --print sysroot); \
-	start=$$(date +%s.%N); \
-	echo "==> rust-project-gen: rust-project.json for rust-analyzer" >&2; \
-	$(CURDIR)/target/debug/rust-project-gen $(KERNEL_SRC) $(KERNEL_OBJ) $$sysroot \
-		$$sysroot/lib/rustlib/src/rust/library > /dev/null; \
-	t_gen=$$(echo "$$(date +%s.%N) - $$start" | bc); start=$$(date +%s.%N); \
-	echo "==> kallsyms-check: oops scenarios in QEMU" >&2; \
-	$(CURDIR)/target/debug/kallsyms-check run --objtree $(KERNEL_OBJ) --extmod-dir $(EXTMOD_DIR) \
-		--html $(TREE_CACHE)/demo/kallsyms-check.html | tee $(TREE_CACHE)/demo/kallsyms-check.txt; \
-	t_check=$$(echo "$$(date +%s.%N) - $$start" | bc); \
-	echo; echo "demo: produced"; \
-	printf '  %-18s %s\n' "demo boot log" "$(TREE_CACHE)/demo/console.log"; \
-	printf '  %-18s %s (%.2fs)\n' "rust-project.json" "$(KERNEL_OBJ)/rust-project.json" "$$t_gen"; \
-	printf '  %-18s %s (%.1fs)\n' "kallsyms report" "$(TREE_CACHE)/demo/kallsyms-check.txt" "$$t_check"; \
-	printf '  %-18s %s\n' "  as HTML" "$(TREE_CACHE)/demo/kallsyms-check.html"; \
-	printf '  %-18s %s\n' "decode an oops" "target/debug/decode-stacktrace $(KERNEL_OBJ)/vmlinux $(KERNEL_SRC) $(EXTMOD_DIR) < log"
+	$(WORKBENCH) demo $(TREE_ARGS) --work-dir $(TREE_CACHE)/demo \
+		--docs-dir $(DOCS_DIR) --config-name "$(DOCS_CONFIG_NAME)"
 
 check: setup ## Format and clippy checks of our own code
 	$(CARGO) fmt --all -- --check
@@ -130,6 +125,12 @@ test-kernel: kernel ## The tests against one demo kernel (KERNEL=, default 6.12)
 	done; \
 	$(call sum_tests,tests against Linux $(KERNEL),$$log) >&2; \
 	exit $$status
+
+# Rust-for-Linux recommends LLVM=1: the mainline demo kernel built with bookworm's LLVM 19, in a
+# tree of its own, and 7.3's tests against it.
+LLVM_TEST_KERNEL := 7.3
+test-llvm: check ## The tests against the mainline demo kernel built with LLVM=-19 (clang, lld)
+	@$(MAKE) --no-print-directory test-kernel KERNEL=$(LLVM_TEST_KERNEL) LLVM=-19
 
 bench: kernel ## Benchmarks: each tool against its anchor, as ratios in one run
 	$(CARGO) build --locked --release -p rust-project-gen -p symbolizer

@@ -44,6 +44,10 @@ enum Cmd {
         /// Also write an HTML report here (frames, and symbol-length histograms).
         #[arg(long)]
         html: Option<PathBuf>,
+        /// Keep each scenario's console log in this folder, as `NAME.log` (the module's name,
+        /// or `rust_long_symbols-null`, `rust_long_symbols-panic`), for decode-stacktrace.
+        #[arg(long)]
+        logs: Option<PathBuf>,
     },
     /// Check the backtraces in a log already captured.
     Check {
@@ -77,6 +81,18 @@ struct Scenario {
     ending: Option<Ending>,
     /// What its symbols contain: the frames with it are looked for in `/proc/kallsyms`.
     symbols: &'static str,
+}
+
+impl Scenario {
+    /// The name of its kept console log: the module, or the sample and how it ends.
+    fn log_name(&self) -> String {
+        match (self.module, self.ending) {
+            (Some(module), _) => module.to_owned(),
+            (None, Some(Ending::NullWrite)) => "rust_long_symbols-null".to_owned(),
+            (None, Some(Ending::Panic)) => "rust_long_symbols-panic".to_owned(),
+            (None, None) => self.name.replace(' ', "-"),
+        }
+    }
 }
 
 const SCENARIOS: &[Scenario] = &[
@@ -284,7 +300,11 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
             }
             Ok(true)
         }
-        Cmd::Run { objtree, extmod_dir, json, html } => {
+        Cmd::Run { objtree, extmod_dir, json, html, logs } => {
+            if let Some(logs) = logs {
+                std::fs::create_dir_all(logs)
+                    .with_context(|| format!("cannot create {}", logs.display()))?;
+            }
             let module_dir = extmod_dir.join("rust_oops");
             let images = Images::open(&objtree.join("vmlinux"), &module_dir)?;
             let mut all_ok = true;
@@ -325,6 +345,11 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
                 )?;
                 step.done(&boot.describe());
                 let text = std::fs::read_to_string(&boot.log)?;
+                if let Some(logs) = logs {
+                    let kept = logs.join(format!("{}.log", scenario.log_name()));
+                    std::fs::write(&kept, &text)
+                        .with_context(|| format!("cannot write {}", kept.display()))?;
+                }
                 let reports = oops::parse_log(&text);
                 let checks = images.check(&reports);
                 // What the guest's /proc/kallsyms holds of the scenario's code, read after the oops.

@@ -17,9 +17,10 @@ const SCENARIOS: [&str; 5] = [
 ];
 
 #[test]
-fn every_scenario_checks_out_with_an_html_report() {
+fn every_scenario_checks_out_with_an_html_report_and_its_logs() {
     let dir = tempfile::tempdir().unwrap();
     let html = dir.path().join("report.html");
+    let logs = dir.path().join("logs");
     let out = Command::new(env!("CARGO_BIN_EXE_kallsyms-check"))
         .arg("run")
         .arg("--objtree")
@@ -28,10 +29,30 @@ fn every_scenario_checks_out_with_an_html_report() {
         .arg(var("EXTMOD_DIR"))
         .arg("--html")
         .arg(&html)
+        .arg("--logs")
+        .arg(&logs)
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    // Each scenario's console log is kept, with its oops.
+    let mut kept: Vec<String> = std::fs::read_dir(&logs)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    kept.sort();
+    assert_eq!(
+        kept,
+        [
+            "rust_long_symbols-null.log",
+            "rust_long_symbols-panic.log",
+            "rust_oops_long.log",
+            "rust_oops_null.log",
+            "rust_oops_panic.log"
+        ]
+    );
+    let null = std::fs::read_to_string(logs.join("rust_oops_null.log")).unwrap();
+    assert_eq!(oops::parse_log(&null).len(), 1, "{null}");
     for scenario in SCENARIOS {
         assert!(
             stdout.lines().any(|l| l.starts_with(scenario) && l.ends_with(": ok")),

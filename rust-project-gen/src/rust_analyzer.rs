@@ -40,6 +40,42 @@ pub fn features(version: &str) -> Features {
     }
 }
 
+/// A bug of rust-analyzer itself that shows as an error in correct kernel code, with the
+/// smallest crate that shows it: such an error is not the generated file's.
+pub struct KnownBug {
+    /// The upstream issue.
+    pub issue: &'static str,
+    /// A crate root (edition 2024) that rustc compiles and a rust-analyzer with the bug reports
+    /// an error in; the tests check both, so that an entry goes once rust-analyzer is fixed.
+    pub reproduction: &'static str,
+    /// Whether an error line of `rust-analyzer diagnostics` is this bug.
+    pub matches: fn(&str) -> bool,
+}
+
+/// The known bugs, newest last.
+pub const KNOWN_BUGS: &[KnownBug] = &[KnownBug {
+    // 7.3's `#[export]` (rust/macros/export.rs) checks a function against bindgen's declaration
+    // with `if true { bindings::f } else { f }`: rust-analyzer 1.95 loses the `extern "C"` of
+    // the foreign item and reports E0308 in rust/kernel/print.rs. Fixed upstream in April 2026.
+    issue: "https://github.com/rust-lang/rust-analyzer/issues/22174",
+    reproduction: "mod bindings {\n    unsafe extern \"C\" {\n        pub fn f(x: *mut u8) -> *mut u8;\n    }\n}\n\
+                   #[unsafe(no_mangle)]\n\
+                   pub unsafe extern \"C\" fn f(x: *mut u8) -> *mut u8 { x }\n\
+                   const _: () = { if true { bindings::f } else { f }; };\n",
+    matches: |line| {
+        line.contains("E0308")
+            && line.split_once(": expected fn ").is_some_and(|(_, rest)| {
+                rest.split_once(", found unsafe extern \"C\" fn ")
+                    .is_some_and(|(expected, found)| found.starts_with(expected))
+            })
+    },
+}];
+
+/// The known rust-analyzer bug an error line is, if any.
+pub fn known_bug(error_line: &str) -> Option<&'static KnownBug> {
+    KNOWN_BUGS.iter().find(|bug| (bug.matches)(error_line))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

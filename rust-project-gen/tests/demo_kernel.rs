@@ -11,6 +11,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use common::run;
+use rust_project_gen::rust_analyzer::{KNOWN_BUGS, KnownBug};
 
 use kbuild::testing::env_path as var;
 
@@ -60,36 +61,6 @@ fn rust_analyzer_errors(dir: &Path) -> Vec<String> {
     }
     errors
 }
-
-/// A bug of rust-analyzer itself that shows as an error in correct kernel code, with the
-/// smallest crate that shows it: such an error is not the generated file's, and it is only
-/// let through while the installed rust-analyzer still has the bug.
-struct KnownBug {
-    /// The upstream issue.
-    issue: &'static str,
-    /// A crate root that rustc compiles and this rust-analyzer reports an error in.
-    reproduction: &'static str,
-    /// Whether an error line is this bug.
-    matches: fn(&str) -> bool,
-}
-
-const KNOWN_BUGS: &[KnownBug] = &[KnownBug {
-    // 7.3's `#[export]` (rust/macros/export.rs) checks a function against bindgen's declaration
-    // with `if true { bindings::f } else { f }`: rust-analyzer 1.95 loses the `extern "C"` of
-    // the foreign item and reports E0308 in rust/kernel/print.rs. Fixed upstream in April 2026.
-    issue: "https://github.com/rust-lang/rust-analyzer/issues/22174",
-    reproduction: "mod bindings {\n    unsafe extern \"C\" {\n        pub fn f(x: *mut u8) -> *mut u8;\n    }\n}\n\
-                   #[unsafe(no_mangle)]\n\
-                   pub unsafe extern \"C\" fn f(x: *mut u8) -> *mut u8 { x }\n\
-                   const _: () = { if true { bindings::f } else { f }; };\n",
-    matches: |line| {
-        line.contains("E0308")
-            && line.split_once(": expected fn ").is_some_and(|(_, rest)| {
-                rest.split_once(", found unsafe extern \"C\" fn ")
-                    .is_some_and(|(expected, found)| found.starts_with(expected))
-            })
-    },
-}];
 
 /// The known bugs the installed rust-analyzer has, each checked on its reproduction.
 fn bugs_of_this_rust_analyzer() -> Vec<&'static KnownBug> {

@@ -114,7 +114,8 @@ fn read(path: &Path) -> Result<Vec<u8>, InputError> {
     std::fs::read(path).map_err(|source| InputError::Read { path: path.to_owned(), source })
 }
 
-fn sha256(data: &[u8]) -> String {
+/// The SHA-256 of `data`, in hex.
+pub fn sha256(data: &[u8]) -> String {
     Sha256::digest(data).iter().fold(String::new(), |mut s, b| {
         let _ = write!(s, "{b:02x}");
         s

@@ -10,6 +10,8 @@
 //! - [`objtree`]: `tinyconfig` plus the fragment, checked option by option;
 //! - [`build`]: kbuild itself, which rebuilds nothing when nothing changed;
 //! - [`extmod`]: the out-of-tree modules of `demo-kernel/modules/`, built with `M=`.
+//!
+//! [`suite`] runs the other tools against the tree for `make demo`.
 
 pub mod apt;
 pub mod build;
@@ -18,6 +20,7 @@ pub mod inputs;
 pub mod kernel;
 pub mod objtree;
 pub mod srctree;
+pub mod suite;
 
 use std::path::Path;
 

@@ -3,7 +3,7 @@
 //! Exit status: 0 on success, 1 when the demo boot went wrong, 2 when the trees could not be made
 //! ready (missing input, failed build, bad tree).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -11,6 +11,7 @@ use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 use qemu::{Guest, Outcome};
 use workbench::kernel::{self, Kernel, KernelOptions, Managed, Source};
+use workbench::suite;
 
 /// Prepare, build and boot the demo kernel.
 #[derive(Parser, Debug)]
@@ -34,6 +35,12 @@ enum Cmd {
         /// Hard limit for the boot, in seconds.
         #[arg(long, default_value_t = 180)]
         boot_timeout: u64,
+        /// Then run every tool of the suite against the tree, with the documentation site here.
+        #[arg(long)]
+        docs_dir: Option<PathBuf>,
+        /// What the site says the tree's configuration is.
+        #[arg(long, default_value = "")]
+        config_name: String,
     },
 }
 
@@ -130,7 +137,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             print_kernel(&kernel);
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Demo { tree, work_dir, boot_timeout } => {
+        Cmd::Demo { tree, work_dir, boot_timeout, docs_dir, config_name } => {
             let kernel = kernel::ensure(&tree.options())?;
             let mut modules = kernel::modules(&kernel, &SAMPLES)?;
             // The out-of-tree modules that load cleanly (the `rust_oops*` ones oops on purpose).
@@ -153,42 +160,127 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 steps.push(format!("insmod /lib/modules/{name}.ko"));
                 steps.push(format!("rmmod {name}"));
             }
-            let guest = Guest { busybox: "/bin/busybox".into(), modules, steps };
+            // The boot is reused while the kernel, the modules and the workbench are the same.
+            let mut inputs = vec![kernel.built.bzimage.clone(), std::env::current_exe()?];
+            inputs.extend(modules.iter().cloned());
+            let reuse = suite::Reuse::new(work_dir, "demo-boot", suite::inputs_key(&inputs));
             let step = progress::start("booting the demo kernel in QEMU");
-            let boot = qemu::boot_guest(
-                &kernel.built.bzimage,
-                &guest,
-                work_dir,
-                |config| config.timeout = Duration::from_secs(*boot_timeout),
-                &mut |line| step.message(line),
-            )?;
-            let ok = boot.outcome() == Outcome::Completed
-                && boot.console.steps.iter().all(|s| s.exit_code == Some(0));
-            let boot_time = if ok { step.done(&boot.describe()) } else { step.failed() };
+            let (ok, boot_report, boot_time, boot_reused) = match reuse.get() {
+                Some(report) => {
+                    let took = step.done("reused: kernel and modules unchanged");
+                    (true, report, took, true)
+                }
+                None => {
+                    let guest = Guest { busybox: "/bin/busybox".into(), modules, steps };
+                    let boot = qemu::boot_guest(
+                        &kernel.built.bzimage,
+                        &guest,
+                        work_dir,
+                        |config| config.timeout = Duration::from_secs(*boot_timeout),
+                        &mut |line| step.message(line),
+                    )?;
+                    let ok = boot.outcome() == Outcome::Completed
+                        && boot.console.steps.iter().all(|s| s.exit_code == Some(0));
+                    let took = if ok { step.done(&boot.describe()) } else { step.failed() };
+                    let mut report = format!("  {}\n", boot.describe());
+                    if let Some(note) = &boot.accel_note {
+                        report += &format!("  {note}\n");
+                    }
+                    report += &boot.transcript(&guest.steps, "  ");
+                    report += &format!("  console log: {}\n", boot.log.display());
+                    if ok {
+                        reuse.put(&report);
+                    } else {
+                        eprintln!(
+                            "workbench: the demo boot did not go as expected: {}",
+                            boot.describe()
+                        );
+                        eprintln!("{}", subprocess::format_tail(&boot.tail).trim_start());
+                    }
+                    (ok, report, took, false)
+                }
+            };
 
             print_kernel(&kernel);
-            println!("boot:");
-            println!("  {}", boot.describe());
-            if let Some(note) = &boot.accel_note {
-                println!("  {note}");
-            }
-            print!("{}", boot.transcript(&guest.steps, "  "));
-            println!("  console log: {}", boot.log.display());
+            println!(
+                "boot:{}",
+                if boot_reused { " (reused: kernel and modules unchanged)" } else { "" }
+            );
+            print!("{boot_report}");
+            let tools = match docs_dir {
+                Some(docs_dir) => run_suite(&kernel, work_dir, docs_dir, config_name)?,
+                None => Vec::new(),
+            };
             println!("timings:");
             for (stage, _, took) in &kernel.stages {
                 println!("  {stage:<10} {}", progress::format_duration(*took));
             }
             println!("  {:<10} {}", "boot", progress::format_duration(boot_time));
             println!("  {:<10} {}", "total", progress::format_duration(start.elapsed()));
-            if ok {
-                Ok(ExitCode::SUCCESS)
-            } else {
-                eprintln!("workbench: the demo boot did not go as expected: {}", boot.describe());
-                eprintln!("{}", subprocess::format_tail(&boot.tail).trim_start());
-                Ok(ExitCode::FAILURE)
-            }
+            let ok = ok && tools.iter().all(|t| t.ok);
+            Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
     }
+}
+
+/// Every other tool of the suite against the tree, each with a progress line, then a summary.
+fn run_suite(
+    kernel: &Kernel,
+    work_dir: &Path,
+    docs_dir: &Path,
+    config_name: &str,
+) -> anyhow::Result<Vec<suite::ToolResult>> {
+    let bin_dir = std::env::current_exe()?
+        .parent()
+        .map(Path::to_owned)
+        .context("the workbench's own folder")?;
+    let extmod_dir = kernel.extmods.first().and_then(|m| m.dir.parent()).map(Path::to_owned);
+    let suite = suite::Suite {
+        bin_dir,
+        srctree: kernel.srctree.path.clone(),
+        objtree: kernel.objtree.path.clone(),
+        extmod_dir: extmod_dir.unwrap_or_else(|| work_dir.join("no-extmods")),
+        work_dir: work_dir.to_owned(),
+        docs_dir: docs_dir.to_owned(),
+    };
+    let kos: Vec<PathBuf> = kernel.extmods.iter().flat_map(|m| m.kos.iter().cloned()).collect();
+    let doctests = kernel.objtree.config.is_enabled("RUST_KERNEL_DOCTESTS");
+    let runs: [(&str, &dyn Fn() -> suite::ToolResult); 5] = [
+        ("rust-project-gen and rust-analyzer's check", &|| suite.rust_project_gen()),
+        ("lint-rules", &|| suite.lint_rules()),
+        ("docs-site (crates, doctests in QEMU, links)", &|| suite.docs_site(config_name, doctests)),
+        ("kallsyms-check (oops scenarios in QEMU)", &|| suite.kallsyms_check(&kos)),
+        ("decode-stacktrace", &|| suite.decode_stacktrace()),
+    ];
+    let mut results = Vec::new();
+    for (what, run) in runs {
+        let step = progress::start(what);
+        let result = run();
+        if result.ok {
+            step.done(if result.reused { "reused" } else { "ok" });
+        } else {
+            step.failed();
+        }
+        results.push(result);
+    }
+    println!("tools:");
+    for r in &results {
+        let verdict = match (r.ok, r.reused) {
+            (false, _) => "FAILED",
+            (true, true) => "reused",
+            (true, false) => "ok",
+        };
+        println!(
+            "  {:<18} {verdict:<6} {:>7}  {}",
+            r.tool,
+            progress::format_duration(r.took),
+            r.summary
+        );
+        for output in &r.outputs {
+            println!("  {:<18} {:<6} {:>7}  {}", "", "", "", output.display());
+        }
+    }
+    Ok(results)
 }
 
 fn print_kernel(kernel: &Kernel) {
