@@ -18,7 +18,7 @@ fn fresh_run(srctree: &std::path::Path) -> BTreeSet<(String, String)> {
     let (inputs, errors) = files::collect(&paths, srctree);
     assert!(errors.is_empty(), "{errors:?}");
     let mut found = BTreeSet::new();
-    for input in inputs {
+    for input in inputs.into_iter().filter(|i| i.vendored.is_none()) {
         let Source::Text(text) = files::classify(&input.name, std::fs::read(&input.path).unwrap())
         else {
             continue;

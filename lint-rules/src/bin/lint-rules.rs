@@ -75,6 +75,11 @@ struct CheckArgs {
     /// Lint generated files too (`*_generated.rs`, bindgen output); skipped by default.
     #[arg(long)]
     include_generated: bool,
+    /// Lint third-party crates vendored into the tree too (a folder whose `README.md` says
+    /// "These source files come from the Rust `syn` crate, version ..."); skipped by default,
+    /// as they are not kernel code.
+    #[arg(long)]
+    vendored: bool,
     /// Also run the kernel's clippy (`make CLIPPY=1`) on the built tree and merge its findings.
     #[arg(long, requires_all = ["srctree", "objtree"])]
     clippy: bool,
@@ -221,6 +226,8 @@ fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     }
     let mut all = Vec::new();
     let mut skipped_generated = Vec::new();
+    // Per vendored crate, how many of its files were skipped.
+    let mut skipped_vendored: BTreeMap<files::Vendored, usize> = BTreeMap::new();
     let mut stdout = progress::stdout::lock();
     let mut linted = 0usize;
     let mut suppressed = 0usize;
@@ -228,6 +235,15 @@ fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
         if let Some(t) = &touched
             && !t.contains_key(&input.name)
         {
+            continue;
+        }
+        if let Some(v) = &input.vendored
+            && !args.vendored
+        {
+            *skipped_vendored.entry(v.clone()).or_default() += 1;
+            // Not kernel code: clippy's findings there (the kernel builds them with
+            // `--cap-lints=allow`, so there should be none) go with the file.
+            clippy_findings.remove(&input.name);
             continue;
         }
         let bytes = match std::fs::read(&input.path) {
@@ -304,6 +320,9 @@ fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
             skipped_generated.join(", ")
         );
     }
+    if !skipped_vendored.is_empty() {
+        eprintln!("lint-rules: {}", vendored_summary(&skipped_vendored));
+    }
     if args.summary {
         eprint!("{}", diag::table(&all));
     }
@@ -312,6 +331,25 @@ fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
         progress::format_duration(start.elapsed())
     );
     Ok(if errors > 0 || problems > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// One line: the vendored crates skipped, with their version and how many files each.
+fn vendored_summary(skipped: &BTreeMap<files::Vendored, usize>) -> String {
+    let files: usize = skipped.values().sum();
+    let crates: Vec<String> = skipped
+        .iter()
+        .map(|(v, n)| match &v.version {
+            Some(version) => format!("{} {version} in {}: {n}", v.name, v.dir),
+            None => format!("{} in {}: {n}", v.name, v.dir),
+        })
+        .collect();
+    format!(
+        "skipped {files} file{} of {} vendored third-party crate{} ({}); --vendored lints them",
+        if files == 1 { "" } else { "s" },
+        skipped.len(),
+        if skipped.len() == 1 { "" } else { "s" },
+        crates.join(", ")
+    )
 }
 
 fn emit(
