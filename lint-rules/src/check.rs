@@ -19,8 +19,10 @@ pub enum FileKind {
     Kernel,
     /// A leaf module: a driver, a sample or an out-of-tree module.
     Leaf,
-    /// Code that runs on the build host: `rust/macros/` (proc macros), `scripts/`. Only the
-    /// documentation and comment rules apply.
+    /// Code that does not run in the kernel: proc macros, which run in the compiler
+    /// (`rust/macros/`, pin-init's `rust/pin-init/internal/`), build tools (`scripts/`), and
+    /// pin-init's userspace examples (`rust/pin-init/examples/`, programs on `std` and
+    /// pthreads). Only the documentation and comment rules apply.
     Host,
 }
 
@@ -28,7 +30,14 @@ pub enum FileKind {
 /// which is a leaf).
 pub fn file_kind(rel_path: &str) -> FileKind {
     let p = rel_path.trim_start_matches("./");
-    if p.starts_with("rust/macros/") || p.starts_with("scripts/") || p.starts_with("tools/") {
+    const HOST: &[&str] = &[
+        "rust/macros/",
+        "rust/pin-init/internal/",
+        "rust/pin-init/examples/",
+        "scripts/",
+        "tools/",
+    ];
+    if HOST.iter().any(|h| p.starts_with(h)) {
         FileKind::Host
     } else if p.starts_with("rust/") {
         FileKind::Kernel
@@ -1266,6 +1275,12 @@ mod tests {
         assert_eq!(file_kind("drivers/net/phy/qt2025.rs"), FileKind::Leaf);
         assert_eq!(file_kind("samples/rust/rust_minimal.rs"), FileKind::Leaf);
         assert_eq!(file_kind("./scripts/generate_rust_target.rs"), FileKind::Host);
+        // pin-init (7.3): the library is kernel code, its proc macros and its userspace
+        // examples are not (no-panic and infallible-alloc reported `unwrap()` and `vec![]` in
+        // a proc macro and in programs on `std`).
+        assert_eq!(file_kind("rust/pin-init/src/lib.rs"), FileKind::Kernel);
+        assert_eq!(file_kind("rust/pin-init/internal/src/init.rs"), FileKind::Host);
+        assert_eq!(file_kind("rust/pin-init/examples/mutex.rs"), FileKind::Host);
     }
 
     #[test]
