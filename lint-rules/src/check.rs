@@ -81,7 +81,7 @@ pub struct FileReport {
 pub fn lint_source(cx: &FileContext, text: &str) -> FileReport {
     let parse = SourceFile::parse(text, Edition::Edition2021);
     let index = LineIndex::new(text);
-    let mut out = Out { cx, index: &index, findings: Vec::new() };
+    let mut out = Out { cx, index: &index, findings: Vec::new(), local_bindings: false };
     let errors = parse.errors();
     if !errors.is_empty() {
         for e in errors.iter().take(5) {
@@ -101,6 +101,7 @@ pub fn lint_source(cx: &FileContext, text: &str) -> FileReport {
     let root = file.syntax().clone();
     let tokens: Vec<SyntaxToken> =
         root.descendants_with_tokens().filter_map(|e| e.into_token()).collect();
+    out.local_bindings = binds_bindings_locally(&root);
 
     spdx(&mut out, text);
     module_docs(&mut out, &root);
@@ -130,6 +131,9 @@ struct Out<'a> {
     cx: &'a FileContext,
     index: &'a LineIndex<'a>,
     findings: Vec<Finding>,
+    /// Whether the file gives the name `bindings` to something of its own (see
+    /// [`binds_bindings_locally`]).
+    local_bindings: bool,
 }
 
 impl Out<'_> {
@@ -529,8 +533,11 @@ fn ident_rules(out: &mut Out<'_>, tokens: &[SyntaxToken], i: usize, t: &SyntaxTo
         let via_kernel = prev.is_some_and(|(j, p)| {
             p.kind() == T![::] && prev_code(tokens, j).is_some_and(|(_, k)| k.text() == "kernel")
         });
+        // A bare `bindings::` names the kernel's crate, unless the file gives the name to a
+        // module of its own (nova-core's `use r570_144 as bindings;`, firmware ABI types).
         let bare = prev.is_none_or(|(_, p)| p.kind() != T![::] && p.kind() != T![.])
-            && next == Some(T![::]);
+            && next == Some(T![::])
+            && !out.local_bindings;
         let in_use_list = prev.is_some_and(|(_, p)| matches!(p.kind(), T!['{'] | T![,]))
             && t.parent_ancestors().any(|n| n.kind() == SyntaxKind::USE);
         if via_kernel || bare || in_use_list {
@@ -573,6 +580,36 @@ fn ident_rules(out: &mut Out<'_>, tokens: &[SyntaxToken], i: usize, t: &SyntaxTo
             }
         }
     }
+}
+
+/// Whether the file gives the name `bindings` to something other than the kernel's crate:
+/// `mod bindings`, `use x as bindings`, or `use super::bindings` (a path not from `kernel`).
+fn binds_bindings_locally(root: &SyntaxNode) -> bool {
+    root.descendants().any(|n| {
+        if let Some(m) = ast::Module::cast(n.clone()) {
+            return m.name().is_some_and(|name| name.text() == "bindings");
+        }
+        let Some(tree) = ast::UseTree::cast(n) else { return false };
+        // The whole path, from the outermost tree of the `use` down to this one.
+        let mut segments: Vec<String> = Vec::new();
+        for t in tree.syntax().ancestors().filter_map(ast::UseTree::cast) {
+            if let Some(p) = t.path() {
+                let mut own: Vec<String> = p.segments().map(|s| s.to_string()).collect();
+                own.extend(segments);
+                segments = own;
+            }
+        }
+        let name = match tree.rename() {
+            Some(r) => r.name().map(|n| n.text().to_string()),
+            None if tree.use_tree_list().is_none() && tree.star_token().is_none() => {
+                segments.last().cloned()
+            }
+            None => None,
+        };
+        let from_kernel = segments.first().is_some_and(|s| s == "kernel")
+            && segments.last().is_some_and(|s| s == "bindings");
+        name.as_deref() == Some("bindings") && !from_kernel
+    })
 }
 
 /// Whether a token is in the self type of an `impl` (`unsafe impl Zeroable for f32 {}`):
