@@ -252,6 +252,14 @@ fn is_safety_comment(t: &SyntaxToken) -> bool {
         })
 }
 
+/// A doc comment whose text starts with `SAFETY:` (`/// SAFETY: ...` before an `unsafe impl`).
+fn is_doc_safety_comment(t: &SyntaxToken) -> bool {
+    ast::Comment::cast(t.clone()).is_some_and(|c| {
+        c.is_outer()
+            && c.doc_comment().is_some_and(|(text, _)| text.trim_start().starts_with("SAFETY:"))
+    })
+}
+
 fn is_safety_todo(t: &SyntaxToken) -> bool {
     t.text().lines().any(|l| {
         let l = l.trim_start().trim_start_matches('/').trim_start_matches('*').trim_start();
@@ -472,9 +480,20 @@ fn token_rules(out: &mut Out<'_>, tokens: &[SyntaxToken], i: usize, t: &SyntaxTo
             if !matches!(next, Some(T!['{'] | T![impl])) {
                 return;
             }
+            // `$unsafe` is a macro's metavariable, and a matcher is a pattern: neither is code.
+            if prev_code(tokens, i).is_some_and(|(_, p)| p.kind() == T![$])
+                || in_macro_rules_matcher(t)
+            {
+                return;
+            }
             let comments = statement_comments(tokens, i);
-            let what = if next == Some(T![impl]) { "`unsafe impl`" } else { "`unsafe` block" };
-            if !comments.iter().any(|c| is_safety_comment(c)) {
+            let is_impl = next == Some(T![impl]);
+            let what = if is_impl { "`unsafe impl`" } else { "`unsafe` block" };
+            // An `unsafe impl` may carry its justification as documentation (`/// SAFETY:`),
+            // which clippy's `undocumented_unsafe_blocks` accepts too.
+            let justified =
+                |c: &&SyntaxToken| is_safety_comment(c) || is_impl && is_doc_safety_comment(c);
+            if !comments.iter().any(justified) {
                 out.push_token(
                     "safety-comment",
                     t,
@@ -621,12 +640,28 @@ fn impl_self_type(t: &SyntaxToken) -> bool {
         .is_some_and(|ty| ty.syntax().text_range().contains_range(t.text_range()))
 }
 
-/// Whether a token is in the matcher (left-hand side) of a `macro_rules!` arm, where
-/// `$e:expr` fragments are not calls.
+/// Whether a token is in the matcher (left-hand side) of a `macro_rules!` arm: a pattern of
+/// tokens, not code (`(unsafe { $d:ident }) => { ... }` matches the tokens `unsafe { ... }`).
 fn in_macro_rules_matcher(t: &SyntaxToken) -> bool {
-    // Matchers only contain fragments; a call there needs `.unwrap()` written literally, which
-    // only happens in the transcriber. Kept for clarity: the transcriber is checked.
-    let _ = t;
+    // The arm's matcher is a token tree directly in the `macro_rules!` body, followed by `=>`.
+    let Some(arm) =
+        t.parent_ancestors().take_while(|n| n.kind() == SyntaxKind::TOKEN_TREE).find(|n| {
+            n.parent().is_some_and(|p| {
+                p.kind() == SyntaxKind::TOKEN_TREE
+                    && p.parent().is_some_and(|m| m.kind() == SyntaxKind::MACRO_RULES)
+            })
+        })
+    else {
+        return false;
+    };
+    let mut next = arm.next_sibling_or_token();
+    while let Some(e) = &next {
+        match e.as_token() {
+            Some(tok) if is_trivia(tok) => next = e.next_sibling_or_token(),
+            Some(tok) => return tok.kind() == T![=>] || tok.kind() == T![=],
+            None => return false,
+        }
+    }
     false
 }
 
