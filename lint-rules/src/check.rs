@@ -312,29 +312,43 @@ fn in_test(node: &SyntaxNode) -> bool {
 
 /// Whether a token is evaluated at compile time: in a `const` or `static` item, a `const fn`,
 /// a `const` block or a const generic argument; inside a macro's token tree, in a statement
-/// that starts with `const` or `static`.
+/// that starts with `const` or `static`, or in a block that such a statement holds.
 fn in_const(tokens: &[SyntaxToken], i: usize) -> bool {
     let t = &tokens[i];
-    for n in t.parent_ancestors() {
-        match n.kind() {
-            SyntaxKind::CONST | SyntaxKind::STATIC | SyntaxKind::CONST_ARG => return true,
-            SyntaxKind::CONST_PARAM => return true,
-            SyntaxKind::FN => {
-                return ast::Fn::cast(n).is_some_and(|f| f.const_token().is_some());
-            }
-            SyntaxKind::BLOCK_EXPR
-                if ast::BlockExpr::cast(n.clone()).is_some_and(|b| b.const_token().is_some()) =>
-            {
-                return true;
-            }
-            _ => {}
-        }
+    if let Some(decided) = t.parent().and_then(|p| const_by_ancestors(&p)) {
+        return decided;
     }
     in_token_tree(t) && token_tree_statement_is_const(tokens, i)
 }
 
+/// Whether `node` is evaluated at compile time, as the nearest enclosing item or block that
+/// decides it says: `Some(true)` in a `const` or `static` item, a `const fn`, a `const` block
+/// or a const generic argument, `Some(false)` in any other function, `None` when none encloses
+/// it (a macro's token tree at the top level).
+fn const_by_ancestors(node: &SyntaxNode) -> Option<bool> {
+    for n in node.ancestors() {
+        match n.kind() {
+            SyntaxKind::CONST | SyntaxKind::STATIC | SyntaxKind::CONST_ARG => return Some(true),
+            SyntaxKind::CONST_PARAM => return Some(true),
+            SyntaxKind::FN => {
+                return Some(ast::Fn::cast(n).is_some_and(|f| f.const_token().is_some()));
+            }
+            SyntaxKind::BLOCK_EXPR
+                if ast::BlockExpr::cast(n.clone()).is_some_and(|b| b.const_token().is_some()) =>
+            {
+                return Some(true);
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 fn token_tree_statement_is_const(tokens: &[SyntaxToken], i: usize) -> bool {
     let mut depth = 0usize;
+    // Past a `;` of the block the token is in: its statement did not start with `const`, and
+    // only the statement holding that block still counts (`const X: T = { let a = 1; f() };`).
+    let mut to_enclosing_block = false;
     let mut j = i;
     while j > 0 {
         j -= 1;
@@ -349,17 +363,32 @@ fn token_tree_statement_is_const(tokens: &[SyntaxToken], i: usize) -> bool {
                     depth -= 1;
                 } else if t.kind() == T!['{'] {
                     // An enclosing block ends the statement, unless it is an expression's
-                    // braces (`match x {`, `Foo {`).
+                    // braces (`match x {`, `Foo {`, `= {`).
                     let before = prev_code(tokens, j).map(|(_, p)| p.kind());
                     if matches!(before, None | Some(T![=>] | T![;] | T!['{'] | T![,])) {
                         return false;
                     }
+                    to_enclosing_block = false;
                 }
             }
-            T![;] if depth == 0 => return false,
+            T![;] if depth == 0 => to_enclosing_block = true,
+            // The function the token is in: a `const fn` or not.
+            T![fn] if depth == 0 && !to_enclosing_block => {
+                let mut k = j;
+                while let Some((p, prev)) = prev_code(tokens, k) {
+                    match prev.kind() {
+                        T![const] => return true,
+                        T![unsafe] | T![extern] | T![async] | SyntaxKind::STRING => k = p,
+                        _ => return false,
+                    }
+                }
+                return false;
+            }
             // `*const T` is a pointer type, not a constant.
             T![const] | T![static]
-                if depth == 0 && prev_code(tokens, j).is_none_or(|(_, p)| p.kind() != T![*]) =>
+                if depth == 0
+                    && !to_enclosing_block
+                    && prev_code(tokens, j).is_none_or(|(_, p)| p.kind() != T![*]) =>
             {
                 return true;
             }
@@ -1030,6 +1059,10 @@ fn node_rules(out: &mut Out<'_>, node: &SyntaxNode) {
                 allow_attr(out, &a);
             }
         }
+        // Compile-time code cannot allocate: a `push` there is a const builder's (nova-core's
+        // `ModInfoBuilder::push` in a `const fn`).
+        SyntaxKind::CALL_EXPR | SyntaxKind::METHOD_CALL_EXPR | SyntaxKind::MACRO_CALL
+            if const_by_ancestors(node) == Some(true) => {}
         SyntaxKind::CALL_EXPR if out.kernel_code() => {
             if let Some(c) = ast::CallExpr::cast(node.clone()) {
                 alloc_call(out, &c);
