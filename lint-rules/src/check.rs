@@ -127,6 +127,30 @@ pub fn lint_source(cx: &FileContext, text: &str) -> FileReport {
     FileReport { findings: out.findings, suppressions, parse_failed: false }
 }
 
+/// Of the byte `offsets` in `text`, those where `no-panic` does not apply: host code, tests
+/// and compile-time code (as for our own findings).
+pub fn no_panic_exempt(cx: &FileContext, text: &str, offsets: &[usize]) -> Vec<usize> {
+    if cx.kind == FileKind::Host {
+        return offsets.to_vec();
+    }
+    let parse = SourceFile::parse(text, Edition::Edition2021);
+    let tokens: Vec<SyntaxToken> =
+        parse.tree().syntax().descendants_with_tokens().filter_map(|e| e.into_token()).collect();
+    offsets
+        .iter()
+        .copied()
+        .filter(|&offset| {
+            let Some(i) = tokens.iter().position(|t| {
+                t.text_range()
+                    .contains(ra_ap_syntax::TextSize::from(offset.min(u32::MAX as usize) as u32))
+            }) else {
+                return false;
+            };
+            tokens[i].parent().is_some_and(|p| in_test(&p)) || in_const(&tokens, i)
+        })
+        .collect()
+}
+
 struct Out<'a> {
     cx: &'a FileContext,
     index: &'a LineIndex<'a>,

@@ -112,6 +112,21 @@ fn normalize(p: &Path) -> PathBuf {
     out
 }
 
+/// Whether clippy's finding `c` is the counterpart of our rule `rule`: a lint the catalogue
+/// lists for it. `disallowed_methods` counts only for the methods that `kernel-clippy.toml`
+/// disallows (for `no-panic`): the kernel's own `.clippy.toml` disallows others (7.3:
+/// `CStr::as_ptr`), which are no rule of ours.
+pub fn is_counterpart(rule: &catalogue::Rule, c: &Finding) -> bool {
+    if !rule.clippy.contains(&c.rule.as_str()) {
+        return false;
+    }
+    c.rule != "clippy::disallowed_methods"
+        || CLIPPY_TOML
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("path = \"")?.strip_suffix('"'))
+            .any(|path| c.message.contains(&format!("`{path}`")))
+}
+
 /// Merges clippy's findings into ours: where clippy reports the counterpart of one of our
 /// rules on a line where we report that rule, one finding (ours) is kept.
 pub fn merge(ours: Vec<Finding>, clippy: Vec<Finding>) -> Vec<Finding> {
@@ -120,7 +135,7 @@ pub fn merge(ours: Vec<Finding>, clippy: Vec<Finding>) -> Vec<Finding> {
         let duplicate = ours.iter().any(|o| {
             o.file == c.file
                 && o.span.line == c.span.line
-                && catalogue::rule(&o.rule).is_some_and(|r| r.clippy.contains(&c.rule.as_str()))
+                && catalogue::rule(&o.rule).is_some_and(|r| is_counterpart(r, &c))
         });
         if !duplicate {
             merged.push(c);
