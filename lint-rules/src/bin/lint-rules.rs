@@ -446,9 +446,10 @@ fn flycheck(args: &FlycheckArgs) -> anyhow::Result<ExitCode> {
         .args(&check.make_args)
         .timeout(std::time::Duration::from_secs(600));
     let mut kbuild_lines = Vec::new();
+    let build_dir = lint_rules::flycheck::build_dir(&args.objtree, &args.label);
     let out = cmd.run_with(&mut |stream, line| {
         if stream == subprocess::Stream::Stderr && rust_project_gen::flycheck::is_diagnostic(line) {
-            kbuild_lines.push(line.to_owned());
+            kbuild_lines.push(lint_rules::flycheck::absolute_file_names(line, &build_dir));
         } else {
             eprintln!("{line}");
         }
