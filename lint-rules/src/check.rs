@@ -19,8 +19,10 @@ pub enum FileKind {
     Kernel,
     /// A leaf module: a driver, a sample or an out-of-tree module.
     Leaf,
-    /// Code that runs on the build host: `rust/macros/` (proc macros), `scripts/`. Only the
-    /// documentation and comment rules apply.
+    /// Code that does not run in the kernel: proc macros, which run in the compiler
+    /// (`rust/macros/`, pin-init's `rust/pin-init/internal/`), build tools (`scripts/`), and
+    /// pin-init's userspace examples (`rust/pin-init/examples/`, programs on `std` and
+    /// pthreads). Only the documentation and comment rules apply.
     Host,
 }
 
@@ -28,7 +30,14 @@ pub enum FileKind {
 /// which is a leaf).
 pub fn file_kind(rel_path: &str) -> FileKind {
     let p = rel_path.trim_start_matches("./");
-    if p.starts_with("rust/macros/") || p.starts_with("scripts/") || p.starts_with("tools/") {
+    const HOST: &[&str] = &[
+        "rust/macros/",
+        "rust/pin-init/internal/",
+        "rust/pin-init/examples/",
+        "scripts/",
+        "tools/",
+    ];
+    if HOST.iter().any(|h| p.starts_with(h)) {
         FileKind::Host
     } else if p.starts_with("rust/") {
         FileKind::Kernel
@@ -72,7 +81,7 @@ pub struct FileReport {
 pub fn lint_source(cx: &FileContext, text: &str) -> FileReport {
     let parse = SourceFile::parse(text, Edition::Edition2021);
     let index = LineIndex::new(text);
-    let mut out = Out { cx, index: &index, findings: Vec::new() };
+    let mut out = Out { cx, index: &index, findings: Vec::new(), local_bindings: false };
     let errors = parse.errors();
     if !errors.is_empty() {
         for e in errors.iter().take(5) {
@@ -92,6 +101,7 @@ pub fn lint_source(cx: &FileContext, text: &str) -> FileReport {
     let root = file.syntax().clone();
     let tokens: Vec<SyntaxToken> =
         root.descendants_with_tokens().filter_map(|e| e.into_token()).collect();
+    out.local_bindings = binds_bindings_locally(&root);
 
     spdx(&mut out, text);
     module_docs(&mut out, &root);
@@ -117,10 +127,37 @@ pub fn lint_source(cx: &FileContext, text: &str) -> FileReport {
     FileReport { findings: out.findings, suppressions, parse_failed: false }
 }
 
+/// Of the byte `offsets` in `text`, those where `no-panic` does not apply: host code, tests
+/// and compile-time code (as for our own findings).
+pub fn no_panic_exempt(cx: &FileContext, text: &str, offsets: &[usize]) -> Vec<usize> {
+    if cx.kind == FileKind::Host {
+        return offsets.to_vec();
+    }
+    let parse = SourceFile::parse(text, Edition::Edition2021);
+    let tokens: Vec<SyntaxToken> =
+        parse.tree().syntax().descendants_with_tokens().filter_map(|e| e.into_token()).collect();
+    offsets
+        .iter()
+        .copied()
+        .filter(|&offset| {
+            let Some(i) = tokens.iter().position(|t| {
+                t.text_range()
+                    .contains(ra_ap_syntax::TextSize::from(offset.min(u32::MAX as usize) as u32))
+            }) else {
+                return false;
+            };
+            tokens[i].parent().is_some_and(|p| in_test(&p)) || in_const(&tokens, i)
+        })
+        .collect()
+}
+
 struct Out<'a> {
     cx: &'a FileContext,
     index: &'a LineIndex<'a>,
     findings: Vec<Finding>,
+    /// Whether the file gives the name `bindings` to something of its own (see
+    /// [`binds_bindings_locally`]).
+    local_bindings: bool,
 }
 
 impl Out<'_> {
@@ -239,6 +276,14 @@ fn is_safety_comment(t: &SyntaxToken) -> bool {
         })
 }
 
+/// A doc comment whose text starts with `SAFETY:` (`/// SAFETY: ...` before an `unsafe impl`).
+fn is_doc_safety_comment(t: &SyntaxToken) -> bool {
+    ast::Comment::cast(t.clone()).is_some_and(|c| {
+        c.is_outer()
+            && c.doc_comment().is_some_and(|(text, _)| text.trim_start().starts_with("SAFETY:"))
+    })
+}
+
 fn is_safety_todo(t: &SyntaxToken) -> bool {
     t.text().lines().any(|l| {
         let l = l.trim_start().trim_start_matches('/').trim_start_matches('*').trim_start();
@@ -291,29 +336,43 @@ fn in_test(node: &SyntaxNode) -> bool {
 
 /// Whether a token is evaluated at compile time: in a `const` or `static` item, a `const fn`,
 /// a `const` block or a const generic argument; inside a macro's token tree, in a statement
-/// that starts with `const` or `static`.
+/// that starts with `const` or `static`, or in a block that such a statement holds.
 fn in_const(tokens: &[SyntaxToken], i: usize) -> bool {
     let t = &tokens[i];
-    for n in t.parent_ancestors() {
-        match n.kind() {
-            SyntaxKind::CONST | SyntaxKind::STATIC | SyntaxKind::CONST_ARG => return true,
-            SyntaxKind::CONST_PARAM => return true,
-            SyntaxKind::FN => {
-                return ast::Fn::cast(n).is_some_and(|f| f.const_token().is_some());
-            }
-            SyntaxKind::BLOCK_EXPR
-                if ast::BlockExpr::cast(n.clone()).is_some_and(|b| b.const_token().is_some()) =>
-            {
-                return true;
-            }
-            _ => {}
-        }
+    if let Some(decided) = t.parent().and_then(|p| const_by_ancestors(&p)) {
+        return decided;
     }
     in_token_tree(t) && token_tree_statement_is_const(tokens, i)
 }
 
+/// Whether `node` is evaluated at compile time, as the nearest enclosing item or block that
+/// decides it says: `Some(true)` in a `const` or `static` item, a `const fn`, a `const` block
+/// or a const generic argument, `Some(false)` in any other function, `None` when none encloses
+/// it (a macro's token tree at the top level).
+fn const_by_ancestors(node: &SyntaxNode) -> Option<bool> {
+    for n in node.ancestors() {
+        match n.kind() {
+            SyntaxKind::CONST | SyntaxKind::STATIC | SyntaxKind::CONST_ARG => return Some(true),
+            SyntaxKind::CONST_PARAM => return Some(true),
+            SyntaxKind::FN => {
+                return Some(ast::Fn::cast(n).is_some_and(|f| f.const_token().is_some()));
+            }
+            SyntaxKind::BLOCK_EXPR
+                if ast::BlockExpr::cast(n.clone()).is_some_and(|b| b.const_token().is_some()) =>
+            {
+                return Some(true);
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 fn token_tree_statement_is_const(tokens: &[SyntaxToken], i: usize) -> bool {
     let mut depth = 0usize;
+    // Past a `;` of the block the token is in: its statement did not start with `const`, and
+    // only the statement holding that block still counts (`const X: T = { let a = 1; f() };`).
+    let mut to_enclosing_block = false;
     let mut j = i;
     while j > 0 {
         j -= 1;
@@ -328,17 +387,32 @@ fn token_tree_statement_is_const(tokens: &[SyntaxToken], i: usize) -> bool {
                     depth -= 1;
                 } else if t.kind() == T!['{'] {
                     // An enclosing block ends the statement, unless it is an expression's
-                    // braces (`match x {`, `Foo {`).
+                    // braces (`match x {`, `Foo {`, `= {`).
                     let before = prev_code(tokens, j).map(|(_, p)| p.kind());
                     if matches!(before, None | Some(T![=>] | T![;] | T!['{'] | T![,])) {
                         return false;
                     }
+                    to_enclosing_block = false;
                 }
             }
-            T![;] if depth == 0 => return false,
+            T![;] if depth == 0 => to_enclosing_block = true,
+            // The function the token is in: a `const fn` or not.
+            T![fn] if depth == 0 && !to_enclosing_block => {
+                let mut k = j;
+                while let Some((p, prev)) = prev_code(tokens, k) {
+                    match prev.kind() {
+                        T![const] => return true,
+                        T![unsafe] | T![extern] | T![async] | SyntaxKind::STRING => k = p,
+                        _ => return false,
+                    }
+                }
+                return false;
+            }
             // `*const T` is a pointer type, not a constant.
             T![const] | T![static]
-                if depth == 0 && prev_code(tokens, j).is_none_or(|(_, p)| p.kind() != T![*]) =>
+                if depth == 0
+                    && !to_enclosing_block
+                    && prev_code(tokens, j).is_none_or(|(_, p)| p.kind() != T![*]) =>
             {
                 return true;
             }
@@ -459,9 +533,20 @@ fn token_rules(out: &mut Out<'_>, tokens: &[SyntaxToken], i: usize, t: &SyntaxTo
             if !matches!(next, Some(T!['{'] | T![impl])) {
                 return;
             }
+            // `$unsafe` is a macro's metavariable, and a matcher is a pattern: neither is code.
+            if prev_code(tokens, i).is_some_and(|(_, p)| p.kind() == T![$])
+                || in_macro_rules_matcher(t)
+            {
+                return;
+            }
             let comments = statement_comments(tokens, i);
-            let what = if next == Some(T![impl]) { "`unsafe impl`" } else { "`unsafe` block" };
-            if !comments.iter().any(|c| is_safety_comment(c)) {
+            let is_impl = next == Some(T![impl]);
+            let what = if is_impl { "`unsafe impl`" } else { "`unsafe` block" };
+            // An `unsafe impl` may carry its justification as documentation (`/// SAFETY:`),
+            // which clippy's `undocumented_unsafe_blocks` accepts too.
+            let justified =
+                |c: &&SyntaxToken| is_safety_comment(c) || is_impl && is_doc_safety_comment(c);
+            if !comments.iter().any(justified) {
                 out.push_token(
                     "safety-comment",
                     t,
@@ -520,8 +605,11 @@ fn ident_rules(out: &mut Out<'_>, tokens: &[SyntaxToken], i: usize, t: &SyntaxTo
         let via_kernel = prev.is_some_and(|(j, p)| {
             p.kind() == T![::] && prev_code(tokens, j).is_some_and(|(_, k)| k.text() == "kernel")
         });
+        // A bare `bindings::` names the kernel's crate, unless the file gives the name to a
+        // module of its own (nova-core's `use r570_144 as bindings;`, firmware ABI types).
         let bare = prev.is_none_or(|(_, p)| p.kind() != T![::] && p.kind() != T![.])
-            && next == Some(T![::]);
+            && next == Some(T![::])
+            && !out.local_bindings;
         let in_use_list = prev.is_some_and(|(_, p)| matches!(p.kind(), T!['{'] | T![,]))
             && t.parent_ancestors().any(|n| n.kind() == SyntaxKind::USE);
         if via_kernel || bare || in_use_list {
@@ -566,6 +654,36 @@ fn ident_rules(out: &mut Out<'_>, tokens: &[SyntaxToken], i: usize, t: &SyntaxTo
     }
 }
 
+/// Whether the file gives the name `bindings` to something other than the kernel's crate:
+/// `mod bindings`, `use x as bindings`, or `use super::bindings` (a path not from `kernel`).
+fn binds_bindings_locally(root: &SyntaxNode) -> bool {
+    root.descendants().any(|n| {
+        if let Some(m) = ast::Module::cast(n.clone()) {
+            return m.name().is_some_and(|name| name.text() == "bindings");
+        }
+        let Some(tree) = ast::UseTree::cast(n) else { return false };
+        // The whole path, from the outermost tree of the `use` down to this one.
+        let mut segments: Vec<String> = Vec::new();
+        for t in tree.syntax().ancestors().filter_map(ast::UseTree::cast) {
+            if let Some(p) = t.path() {
+                let mut own: Vec<String> = p.segments().map(|s| s.to_string()).collect();
+                own.extend(segments);
+                segments = own;
+            }
+        }
+        let name = match tree.rename() {
+            Some(r) => r.name().map(|n| n.text().to_string()),
+            None if tree.use_tree_list().is_none() && tree.star_token().is_none() => {
+                segments.last().cloned()
+            }
+            None => None,
+        };
+        let from_kernel = segments.first().is_some_and(|s| s == "kernel")
+            && segments.last().is_some_and(|s| s == "bindings");
+        name.as_deref() == Some("bindings") && !from_kernel
+    })
+}
+
 /// Whether a token is in the self type of an `impl` (`unsafe impl Zeroable for f32 {}`):
 /// implementing a trait for a float type does not use floating point.
 fn impl_self_type(t: &SyntaxToken) -> bool {
@@ -575,12 +693,28 @@ fn impl_self_type(t: &SyntaxToken) -> bool {
         .is_some_and(|ty| ty.syntax().text_range().contains_range(t.text_range()))
 }
 
-/// Whether a token is in the matcher (left-hand side) of a `macro_rules!` arm, where
-/// `$e:expr` fragments are not calls.
+/// Whether a token is in the matcher (left-hand side) of a `macro_rules!` arm: a pattern of
+/// tokens, not code (`(unsafe { $d:ident }) => { ... }` matches the tokens `unsafe { ... }`).
 fn in_macro_rules_matcher(t: &SyntaxToken) -> bool {
-    // Matchers only contain fragments; a call there needs `.unwrap()` written literally, which
-    // only happens in the transcriber. Kept for clarity: the transcriber is checked.
-    let _ = t;
+    // The arm's matcher is a token tree directly in the `macro_rules!` body, followed by `=>`.
+    let Some(arm) =
+        t.parent_ancestors().take_while(|n| n.kind() == SyntaxKind::TOKEN_TREE).find(|n| {
+            n.parent().is_some_and(|p| {
+                p.kind() == SyntaxKind::TOKEN_TREE
+                    && p.parent().is_some_and(|m| m.kind() == SyntaxKind::MACRO_RULES)
+            })
+        })
+    else {
+        return false;
+    };
+    let mut next = arm.next_sibling_or_token();
+    while let Some(e) = &next {
+        match e.as_token() {
+            Some(tok) if is_trivia(tok) => next = e.next_sibling_or_token(),
+            Some(tok) => return tok.kind() == T![=>] || tok.kind() == T![=],
+            None => return false,
+        }
+    }
     false
 }
 
@@ -949,6 +1083,10 @@ fn node_rules(out: &mut Out<'_>, node: &SyntaxNode) {
                 allow_attr(out, &a);
             }
         }
+        // Compile-time code cannot allocate: a `push` there is a const builder's (nova-core's
+        // `ModInfoBuilder::push` in a `const fn`).
+        SyntaxKind::CALL_EXPR | SyntaxKind::METHOD_CALL_EXPR | SyntaxKind::MACRO_CALL
+            if const_by_ancestors(node) == Some(true) => {}
         SyntaxKind::CALL_EXPR if out.kernel_code() => {
             if let Some(c) = ast::CallExpr::cast(node.clone()) {
                 alloc_call(out, &c);
@@ -1266,6 +1404,12 @@ mod tests {
         assert_eq!(file_kind("drivers/net/phy/qt2025.rs"), FileKind::Leaf);
         assert_eq!(file_kind("samples/rust/rust_minimal.rs"), FileKind::Leaf);
         assert_eq!(file_kind("./scripts/generate_rust_target.rs"), FileKind::Host);
+        // pin-init (7.3): the library is kernel code, its proc macros and its userspace
+        // examples are not (no-panic and infallible-alloc reported `unwrap()` and `vec![]` in
+        // a proc macro and in programs on `std`).
+        assert_eq!(file_kind("rust/pin-init/src/lib.rs"), FileKind::Kernel);
+        assert_eq!(file_kind("rust/pin-init/internal/src/init.rs"), FileKind::Host);
+        assert_eq!(file_kind("rust/pin-init/examples/mutex.rs"), FileKind::Host);
     }
 
     #[test]

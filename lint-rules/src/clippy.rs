@@ -112,6 +112,21 @@ fn normalize(p: &Path) -> PathBuf {
     out
 }
 
+/// Whether clippy's finding `c` is the counterpart of our rule `rule`: a lint the catalogue
+/// lists for it. `disallowed_methods` counts only for the methods that `kernel-clippy.toml`
+/// disallows (for `no-panic`): the kernel's own `.clippy.toml` disallows others (7.3:
+/// `CStr::as_ptr`), which are no rule of ours.
+pub fn is_counterpart(rule: &catalogue::Rule, c: &Finding) -> bool {
+    if !rule.clippy.contains(&c.rule.as_str()) {
+        return false;
+    }
+    c.rule != "clippy::disallowed_methods"
+        || CLIPPY_TOML
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("path = \"")?.strip_suffix('"'))
+            .any(|path| c.message.contains(&format!("`{path}`")))
+}
+
 /// Merges clippy's findings into ours: where clippy reports the counterpart of one of our
 /// rules on a line where we report that rule, one finding (ours) is kept.
 pub fn merge(ours: Vec<Finding>, clippy: Vec<Finding>) -> Vec<Finding> {
@@ -120,7 +135,7 @@ pub fn merge(ours: Vec<Finding>, clippy: Vec<Finding>) -> Vec<Finding> {
         let duplicate = ours.iter().any(|o| {
             o.file == c.file
                 && o.span.line == c.span.line
-                && catalogue::rule(&o.rule).is_some_and(|r| r.clippy.contains(&c.rule.as_str()))
+                && catalogue::rule(&o.rule).is_some_and(|r| is_counterpart(r, &c))
         });
         if !duplicate {
             merged.push(c);
@@ -133,21 +148,64 @@ pub fn merge(ours: Vec<Finding>, clippy: Vec<Finding>) -> Vec<Finding> {
 /// What `make lint` adds to the kernel's `.clippy.toml` (`lint-rules/kernel-clippy.toml`).
 pub const CLIPPY_TOML: &str = include_str!("../kernel-clippy.toml");
 
-/// The kernel's `.clippy.toml` with `additions`, for `CLIPPY_CONF_DIR`; `None` when the kernel
-/// already configures a key that `additions` sets (TOML does not allow it twice; the kernel's
-/// own setting is kept).
+/// How a top-level key of a TOML file is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Written {
+    /// `key = value`, before any table header.
+    Inline,
+    /// `[key]`.
+    Table,
+    /// `[[key]]`, an array of tables, which more `[[key]]` headers extend.
+    ArrayOfTables,
+}
+
+/// The top-level keys of a TOML text (one configuration file of clippy's: bare keys, headers
+/// at the start of their line), and the line where its first table header starts.
+fn top_level_keys(text: &str) -> (Vec<(String, Written)>, usize) {
+    let mut keys = Vec::new();
+    let mut first_header = None;
+    for (n, line) in text.lines().enumerate() {
+        let header = line
+            .strip_prefix("[[")
+            .and_then(|l| Some((l.split_once("]]")?.0, Written::ArrayOfTables)))
+            .or_else(|| Some((line.strip_prefix('[')?.split_once(']')?.0, Written::Table)));
+        if let Some((name, written)) = header {
+            first_header.get_or_insert(n);
+            keys.push((name.trim().to_owned(), written));
+        } else if first_header.is_none()
+            && !line.starts_with([' ', '\t', '#', '{', ']'])
+            && let Some((key, _)) = line.split_once('=')
+        {
+            keys.push((key.trim().to_owned(), Written::Inline));
+        }
+    }
+    (keys, first_header.unwrap_or(text.lines().count()))
+}
+
+/// The kernel's `.clippy.toml` with `additions`, for `CLIPPY_CONF_DIR`: their top-level keys
+/// before the kernel's text, their tables after it, where an array of tables written
+/// `[[disallowed-methods]]` in both joins into one (7.3's `.clippy.toml` has its own
+/// `disallowed-methods` so). `None` when the kernel configures a key of `additions` in a way
+/// they cannot join (TOML does not allow a key twice; the kernel's own setting is kept).
 pub fn merged_config(kernel: &str, additions: &str) -> Option<String> {
-    let keys = |text: &str| -> Vec<String> {
-        text.lines()
-            .filter(|l| !l.starts_with([' ', '\t', '#', '{', ']']) && l.contains('='))
-            .map(|l| l.split('=').next().unwrap_or("").trim().to_owned())
-            .collect()
+    let (kernel_keys, _) = top_level_keys(kernel);
+    let (ours, first_header) = top_level_keys(additions);
+    let joins = |(key, written): &(String, Written)| {
+        kernel_keys
+            .iter()
+            .filter(|(k, _)| k == key)
+            .all(|(_, w)| *w == Written::ArrayOfTables && *written == Written::ArrayOfTables)
     };
-    let ours = keys(additions);
-    if keys(kernel).iter().any(|k| ours.contains(k)) {
+    if !ours.iter().all(joins) {
         return None;
     }
-    Some(format!("{kernel}\n# Added by lint-rules (lint-rules/kernel-clippy.toml).\n{additions}"))
+    let lines: Vec<&str> = additions.lines().collect();
+    let (top, tables) = lines.split_at(first_header);
+    Some(format!(
+        "# Added by lint-rules (lint-rules/kernel-clippy.toml): its top-level keys.\n{}\n\n# The kernel's .clippy.toml.\n{kernel}\n\n# Added by lint-rules (lint-rules/kernel-clippy.toml): its tables.\n{}\n",
+        top.join("\n"),
+        tables.join("\n")
+    ))
 }
 
 /// What a clippy run gave.
@@ -270,13 +328,73 @@ fn run_in(
 mod tests {
     use super::*;
 
+    /// Linux 7.3's `.clippy.toml`, as it is.
+    const KERNEL_7_3: &str = r#"# SPDX-License-Identifier: GPL-2.0
+
+msrv = "1.85.0"
+
+check-private-items = true
+
+disallowed-macros = [
+    # The `clippy::dbg_macro` lint only works with `std::dbg!`, thus we simulate
+    # it here, see: https://github.com/rust-lang/rust-clippy/issues/11303.
+    { path = "kernel::dbg", reason = "the `dbg!` macro is intended as a debugging tool", allow-invalid = true },
+]
+
+[[disallowed-methods]]
+path = "core::ffi::CStr::as_ptr"
+replacement = "kernel::prelude::CStrExt::as_char_ptr"
+reason = "kernel's `char` is always unsigned, use `as_char_ptr` instead"
+
+[[disallowed-methods]]
+path = "core::ffi::CStr::from_ptr"
+replacement = "kernel::prelude::CStrExt::from_char_ptr"
+reason = "kernel's `char` is always unsigned, use `from_char_ptr` instead"
+"#;
+
+    fn keys(text: &str) -> Vec<(String, Written)> {
+        top_level_keys(text).0
+    }
+
     #[test]
     fn our_additions_join_the_kernel_config_unless_it_sets_the_same_keys() {
+        // 6.12: no disallowed-methods of its own.
         let kernel =
             "msrv = \"1.78.0\"\n\ndisallowed-macros = [\n    { path = \"kernel::dbg\" },\n]\n";
         let merged = merged_config(kernel, CLIPPY_TOML).unwrap();
-        assert!(merged.starts_with(kernel) && merged.contains("core::option::Option::unwrap"));
+        assert!(merged.contains(kernel) && merged.contains("core::option::Option::unwrap"));
+        assert_eq!(
+            keys(&merged),
+            keys(&format!("{kernel}{CLIPPY_TOML}")),
+            "the kernel's keys, then ours"
+        );
+        // Set inline by the kernel: TOML cannot have it twice, the kernel's is kept.
         let with_methods = format!("{kernel}disallowed-methods = []\n");
         assert_eq!(merged_config(&with_methods, CLIPPY_TOML), None);
+        // Our plain keys go before the kernel's tables, where they stay top-level.
+        let merged = merged_config(KERNEL_7_3, "avoid-breaking-exported-api = false\n").unwrap();
+        assert_eq!(keys(&merged)[0], ("avoid-breaking-exported-api".to_owned(), Written::Inline));
+        assert_eq!(merged_config(KERNEL_7_3, "msrv = \"1.0.0\"\n"), None);
+    }
+
+    /// Regression: 7.3's `.clippy.toml` has `[[disallowed-methods]]` tables of its own, which
+    /// the key check did not see; ours were appended as `disallowed-methods = [...]`, and
+    /// clippy-driver stopped on the first crate with "error reading Clippy's configuration
+    /// file: data did not match any variant of untagged enum DisallowedPathEnum" (found by
+    /// `lint-rules check --clippy` on the 7.3 demo tree). Both are arrays of tables now, one
+    /// array: the kernel's two entries and our four.
+    #[test]
+    fn kernel_7_3_disallowed_methods_join_ours() {
+        let merged = merged_config(KERNEL_7_3, CLIPPY_TOML).unwrap();
+        assert!(merged.contains(KERNEL_7_3), "{merged}");
+        let methods = keys(&merged)
+            .into_iter()
+            .filter(|k| *k == ("disallowed-methods".to_owned(), Written::ArrayOfTables))
+            .count();
+        assert_eq!(methods, 6, "{merged}");
+        // The kernel's last table is not extended by a key of ours.
+        let tail = &merged[merged.find("from_char_ptr` instead").unwrap()..];
+        let next = tail.lines().skip(1).find(|l| !l.is_empty() && !l.starts_with('#')).unwrap();
+        assert_eq!(next, "[[disallowed-methods]]");
     }
 }

@@ -26,11 +26,47 @@ pub enum CrateError {
     NotBuilt(PathBuf),
 }
 
+/// Where kbuild builds the crate of `label`: the objtree, or an external module's directory.
+pub fn build_dir(objtree: &Path, label: &Path) -> PathBuf {
+    match label.starts_with(objtree) {
+        true => objtree.to_owned(),
+        false => label.parent().unwrap_or(Path::new("/")).to_owned(),
+    }
+}
+
+/// A line of rustc's JSON diagnostics with its relative file names made absolute against
+/// `dir`, where kbuild ran the compiler ([`build_dir`]); other lines as they are.
+/// rust-analyzer resolves a relative name against the check's working directory (the objtree),
+/// but since Linux 6.13 kbuild builds an external module in its own directory, and rustc names
+/// its files relative to that (7.3: `lint_demo.rs`).
+pub fn absolute_file_names(line: &str, dir: &Path) -> String {
+    fn fix(v: &mut serde_json::Value, dir: &Path) {
+        match v {
+            serde_json::Value::Object(map) => {
+                if let Some(serde_json::Value::String(name)) = map.get_mut("file_name")
+                    && Path::new(name.as_str()).is_relative()
+                {
+                    *name = normalize(&dir.join(name.as_str())).display().to_string();
+                }
+                map.values_mut().for_each(|x| fix(x, dir));
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(|x| fix(x, dir)),
+            _ => {}
+        }
+    }
+    match serde_json::from_str::<serde_json::Value>(line) {
+        Ok(mut v) if v.is_object() => {
+            fix(&mut v, dir);
+            v.to_string()
+        }
+        _ => line.to_owned(),
+    }
+}
+
 /// The root file of the crate that kbuild built as `label` (an object in the objtree, or of an
 /// external module in its own directory), from the saved rustc invocations.
 pub fn crate_root(objtree: &Path, label: &Path) -> Result<PathBuf, CrateError> {
-    let tree =
-        if label.starts_with(objtree) { objtree } else { label.parent().unwrap_or(Path::new("/")) };
+    let tree = &build_dir(objtree, label);
     let scan = kbuild::scan_rust_builds(tree).map_err(|source| CrateError::Scan {
         tree: tree.to_owned(),
         label: label.to_owned(),
@@ -41,7 +77,13 @@ pub fn crate_root(objtree: &Path, label: &Path) -> Result<PathBuf, CrateError> {
         .iter()
         .find(|b| normalize(&tree.join(&b.target)) == normalize(label))
         .ok_or_else(|| CrateError::NotBuilt(label.to_owned()))?;
-    Ok(normalize(&objtree.join(&build.invocation.root)))
+    // A relative root is relative to where kbuild ran rustc: the objtree, or for an external
+    // module since Linux 6.13 its own directory (7.3 writes `lint_demo.rs`, 6.12 a path from
+    // the objtree).
+    let root = &build.invocation.root;
+    let candidates = [tree.join(root), objtree.join(root)];
+    let found = candidates.iter().find(|p| p.is_file()).unwrap_or(&candidates[1]);
+    Ok(normalize(found))
 }
 
 /// The files of a crate with root `root`: a `lib.rs` crate is its whole directory; another
@@ -144,6 +186,52 @@ mod tests {
         ];
         let kept = without_duplicates(&lines, &ours, Path::new("/k/src"), Path::new("/k/obj"));
         assert_eq!(kept, [lines[1].as_str(), lines[2].as_str(), lines[3].as_str()]);
+    }
+
+    /// Regression: on 7.3, kbuild builds an external module in its own directory and saves
+    /// `rustc ... lint_demo.rs`; the root was taken relative to the objtree, a file that does not
+    /// exist, so the check on save had rustc's diagnostics and none of ours (found by
+    /// `tests/rust_analyzer.rs` against the 7.3 demo tree).
+    #[test]
+    fn an_external_module_root_is_relative_to_its_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let (objtree, module) = (dir.path().join("obj"), dir.path().join("mod"));
+        std::fs::create_dir_all(&objtree).unwrap();
+        std::fs::create_dir_all(&module).unwrap();
+        std::fs::write(module.join("lint_demo.rs"), "").unwrap();
+        let cmd = format!(
+            "savedcmd_lint_demo.o := OBJTREE={} RUST_MODFILE=./lint_demo rustc --edition=2021 --emit=obj=lint_demo.o --crate-type rlib --crate-name lint_demo lint_demo.rs\n",
+            objtree.display()
+        );
+        std::fs::write(module.join(".lint_demo.o.cmd"), cmd).unwrap();
+        let root = crate_root(&objtree, &module.join("lint_demo.o")).unwrap();
+        assert_eq!(root, module.join("lint_demo.rs"));
+    }
+
+    /// Regression (with the one above): rustc's own diagnostics named `lint_demo.rs`, which
+    /// rust-analyzer looked for in the objtree; they are made absolute against the module's
+    /// directory, spans of macro expansions included.
+    #[test]
+    fn relative_file_names_are_made_absolute_against_the_build_dir() {
+        let line = r#"{"$message_type":"diagnostic","message":"mismatched types","spans":[{"file_name":"lint_demo.rs","expansion":{"span":{"file_name":"../k/src/rust/kernel/print.rs"}}},{"file_name":"/abs/a.rs"}],"children":[{"spans":[{"file_name":"./lint_demo.rs"}]}]}"#;
+        let fixed = absolute_file_names(line, Path::new("/tmp/mod"));
+        let v: serde_json::Value = serde_json::from_str(&fixed).unwrap();
+        assert_eq!(v["spans"][0]["file_name"], "/tmp/mod/lint_demo.rs");
+        assert_eq!(
+            v["spans"][0]["expansion"]["span"]["file_name"],
+            "/tmp/k/src/rust/kernel/print.rs"
+        );
+        assert_eq!(v["spans"][1]["file_name"], "/abs/a.rs");
+        assert_eq!(v["children"][0]["spans"][0]["file_name"], "/tmp/mod/lint_demo.rs");
+        assert_eq!(
+            absolute_file_names("  RUSTC [M] lint_demo.o", Path::new("/x")),
+            "  RUSTC [M] lint_demo.o"
+        );
+        assert_eq!(
+            build_dir(Path::new("/obj"), Path::new("/obj/rust/kernel.o")),
+            Path::new("/obj")
+        );
+        assert_eq!(build_dir(Path::new("/obj"), Path::new("/tmp/mod/a.o")), Path::new("/tmp/mod"));
     }
 
     #[test]

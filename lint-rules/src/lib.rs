@@ -57,6 +57,7 @@ pub fn lint_file(
     clippy: Vec<Finding>,
 ) -> FileResult {
     let report = check::lint_source(cx, text);
+    let clippy = outside_no_panic_exemptions(cx, text, clippy);
     let findings = clippy::merge(at_configured_levels(report.findings, config), clippy);
     let suppressions: Vec<_> = report
         .suppressions
@@ -66,6 +67,25 @@ pub fn lint_file(
     let applied = suppress::apply(&cx.name, findings, &suppressions);
     let findings = at_configured_levels(applied.findings, config);
     FileResult { findings, suppressed: applied.suppressed, parse_failed: report.parse_failed }
+}
+
+/// clippy's findings without its counterparts of `no-panic` (the `unwrap`/`expect` that
+/// `kernel-clippy.toml` disallows) where the rule does not apply: tests, compile-time code (a
+/// panic there is a test failure or a build error) and host code. clippy cannot be told so,
+/// and on 7.3 it reported `expect` in the kernel's `const` error codes and `unwrap` in a
+/// `const` block.
+fn outside_no_panic_exemptions(cx: &FileContext, text: &str, clippy: Vec<Finding>) -> Vec<Finding> {
+    let Some(rule) = catalogue::rule("no-panic") else { return clippy };
+    let counterparts: Vec<usize> =
+        clippy.iter().filter(|c| clippy::is_counterpart(rule, c)).map(|c| c.span.start).collect();
+    if counterparts.is_empty() {
+        return clippy;
+    }
+    let exempt = check::no_panic_exempt(cx, text, &counterparts);
+    clippy
+        .into_iter()
+        .filter(|c| !(clippy::is_counterpart(rule, c) && exempt.contains(&c.span.start)))
+        .collect()
 }
 
 /// `findings` at the levels `config` gives their rules, without those it turns off.

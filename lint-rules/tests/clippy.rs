@@ -58,3 +58,49 @@ fn relative_and_absolute_file_names_map_to_the_srctree() {
     // Lines that are not diagnostics are skipped, like make's own output.
     assert!(clippy::parse_output("  RUSTC L rust/kernel.o\n{not json", src, obj).is_empty());
 }
+
+/// Regression: `kernel-clippy.toml` disallows `Option::unwrap` and friends for `no-panic`, but
+/// clippy cannot be told where the rule does not apply; on 7.3 it reported the `expect` in the
+/// kernel's `const` error codes (`declare_err!`, once per code) and an `unwrap` in a `const`
+/// block (`Alignment::of`). Those are dropped; at run time clippy's finding stays unless ours
+/// is on the same line. A method the kernel's own `.clippy.toml` disallows (7.3: `CStr::as_ptr`)
+/// is no counterpart of ours and always stays.
+#[test]
+fn clippy_no_panic_counterparts_follow_the_rule_exemptions() {
+    let text = "// SPDX-License-Identifier: GPL-2.0\n\n//! Fixture.\n\nmacro_rules! declare_err {\n    ($err:tt) => {\n        pub const $err: Error = Error::try_from_errno(-1).expect(\"bad errno\");\n    };\n}\n\nfn of() -> Alignment {\n    const { Alignment::new_checked(8).unwrap() }\n}\n\nfn runtime(v: Option<u32>, s: &CStr) -> u32 {\n    let p = s.as_ptr(); let w = u32::try_from(8u64).unwrap();\n    v.unwrap()\n}\n";
+    let at = |needle: &str, nth: usize| text.match_indices(needle).nth(nth).unwrap().0;
+    let line_of = |offset: usize| text[..offset].lines().count();
+    let diagnostic = |method: &str, offset: usize| {
+        let line = line_of(offset);
+        format!(
+            r#"{{"$message_type":"diagnostic","message":"use of a disallowed method `{method}`","code":{{"code":"clippy::disallowed_methods","explanation":null}},"level":"warning","spans":[{{"file_name":"/k/src/rust/kernel/x.rs","byte_start":{offset},"byte_end":{},"line_start":{line},"line_end":{line},"column_start":1,"column_end":2,"is_primary":true}}],"children":[]}}"#,
+            offset + 6
+        )
+    };
+    let json = [
+        diagnostic("core::option::Option::expect", at("expect", 0)),
+        diagnostic("core::option::Option::unwrap", at("unwrap", 0)),
+        diagnostic("core::ffi::CStr::as_ptr", at("as_ptr", 0)),
+        diagnostic("core::result::Result::unwrap", at("unwrap", 1)),
+        diagnostic("core::option::Option::unwrap", at("unwrap", 2)),
+    ]
+    .join("\n");
+    let found = clippy::parse_output(&json, Path::new("/k/src"), Path::new("/k/obj"));
+    assert_eq!(found.len(), 5);
+    let config = Config { clippy_ran: true, ..Config::default() };
+    let result =
+        lint_rules::lint_file(&FileContext::for_path("rust/kernel/x.rs"), text, &config, found);
+    let got: Vec<(String, usize)> =
+        result.findings.iter().map(|f| (f.rule.clone(), f.span.line)).collect();
+    let want: Vec<(String, usize)> = [
+        // `as_ptr` and `try_from(..).unwrap()` share line 16: the kernel's own disallowed method
+        // stays beside our `no-panic`, which stands for clippy's `unwrap` there.
+        ("clippy::disallowed_methods", 16),
+        ("no-panic", 16),
+        ("no-panic", 17),
+    ]
+    .iter()
+    .map(|(r, l)| (r.to_string(), *l))
+    .collect();
+    assert_eq!(got, want);
+}

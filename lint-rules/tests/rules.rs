@@ -76,6 +76,7 @@ fixtures! {
     spdx_and_module_docs: "rust/kernel/missing_spdx_and_docs.rs",
     parse_error: "rust/kernel/does_not_parse.rs",
     leaf_bindings: "drivers/misc/leaf_bindings.rs",
+    local_bindings: "drivers/misc/local_bindings.rs",
     host_code: "rust/macros/host_code.rs",
 }
 

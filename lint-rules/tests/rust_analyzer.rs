@@ -250,7 +250,7 @@ use kernel::prelude::*;
 module! {
     type: LintDemo,
     name: "lint_demo",
-    author: "Rust-for-Linux developer tools",
+    authors: ["Rust-for-Linux developer tools"],
     description: "lint-rules editor test module",
     license: "GPL",
 }

@@ -75,6 +75,11 @@ struct CheckArgs {
     /// Lint generated files too (`*_generated.rs`, bindgen output); skipped by default.
     #[arg(long)]
     include_generated: bool,
+    /// Lint third-party crates vendored into the tree too (a folder whose `README.md` says
+    /// "These source files come from the Rust `syn` crate, version ..."); skipped by default,
+    /// as they are not kernel code.
+    #[arg(long)]
+    vendored: bool,
     /// Also run the kernel's clippy (`make CLIPPY=1`) on the built tree and merge its findings.
     #[arg(long, requires_all = ["srctree", "objtree"])]
     clippy: bool,
@@ -221,6 +226,8 @@ fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     }
     let mut all = Vec::new();
     let mut skipped_generated = Vec::new();
+    // Per vendored crate, how many of its files were skipped.
+    let mut skipped_vendored: BTreeMap<files::Vendored, usize> = BTreeMap::new();
     let mut stdout = progress::stdout::lock();
     let mut linted = 0usize;
     let mut suppressed = 0usize;
@@ -228,6 +235,15 @@ fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
         if let Some(t) = &touched
             && !t.contains_key(&input.name)
         {
+            continue;
+        }
+        if let Some(v) = &input.vendored
+            && !args.vendored
+        {
+            *skipped_vendored.entry(v.clone()).or_default() += 1;
+            // Not kernel code: clippy's findings there (the kernel builds them with
+            // `--cap-lints=allow`, so there should be none) go with the file.
+            clippy_findings.remove(&input.name);
             continue;
         }
         let bytes = match std::fs::read(&input.path) {
@@ -278,7 +294,18 @@ fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
         }
         all.extend(result.findings);
     }
-    // Clippy findings in files that were not linted (outside the paths): still reported.
+    // Clippy findings in files that were not linted (outside the paths): still reported, but
+    // for generated files (the kernel's doctests, `rust/doctests_kernel_generated.rs`, where
+    // `no-panic` would not apply either), which are skipped like ours.
+    let mut generated_clippy = BTreeMap::<String, usize>::new();
+    if !args.include_generated {
+        clippy_findings.retain(|file, found| {
+            if files::generated_name(file) {
+                generated_clippy.insert(file.clone(), found.len());
+            }
+            !files::generated_name(file)
+        });
+    }
     for f in clippy_findings.into_values().flatten() {
         if touched
             .as_ref()
@@ -304,6 +331,18 @@ fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
             skipped_generated.join(", ")
         );
     }
+    if !generated_clippy.is_empty() {
+        let n: usize = generated_clippy.values().sum();
+        let names: Vec<String> = generated_clippy.keys().cloned().collect();
+        eprintln!(
+            "lint-rules: skipped {n} clippy finding{} in generated files ({}); --include-generated reports them",
+            if n == 1 { "" } else { "s" },
+            names.join(", ")
+        );
+    }
+    if !skipped_vendored.is_empty() {
+        eprintln!("lint-rules: {}", vendored_summary(&skipped_vendored));
+    }
     if args.summary {
         eprint!("{}", diag::table(&all));
     }
@@ -312,6 +351,25 @@ fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
         progress::format_duration(start.elapsed())
     );
     Ok(if errors > 0 || problems > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// One line: the vendored crates skipped, with their version and how many files each.
+fn vendored_summary(skipped: &BTreeMap<files::Vendored, usize>) -> String {
+    let files: usize = skipped.values().sum();
+    let crates: Vec<String> = skipped
+        .iter()
+        .map(|(v, n)| match &v.version {
+            Some(version) => format!("{} {version} in {}: {n}", v.name, v.dir),
+            None => format!("{} in {}: {n}", v.name, v.dir),
+        })
+        .collect();
+    format!(
+        "skipped {files} file{} of {} vendored third-party crate{} ({}); --vendored lints them",
+        if files == 1 { "" } else { "s" },
+        skipped.len(),
+        if skipped.len() == 1 { "" } else { "s" },
+        crates.join(", ")
+    )
 }
 
 fn emit(
@@ -388,9 +446,10 @@ fn flycheck(args: &FlycheckArgs) -> anyhow::Result<ExitCode> {
         .args(&check.make_args)
         .timeout(std::time::Duration::from_secs(600));
     let mut kbuild_lines = Vec::new();
+    let build_dir = lint_rules::flycheck::build_dir(&args.objtree, &args.label);
     let out = cmd.run_with(&mut |stream, line| {
         if stream == subprocess::Stream::Stderr && rust_project_gen::flycheck::is_diagnostic(line) {
-            kbuild_lines.push(line.to_owned());
+            kbuild_lines.push(lint_rules::flycheck::absolute_file_names(line, &build_dir));
         } else {
             eprintln!("{line}");
         }
