@@ -107,6 +107,45 @@ fn capture_keeps_the_end_of_long_output() {
     let out = sh("seq 1 1000").capture_limit(21).run().unwrap();
     assert_eq!(out.stdout, "996\n997\n998\n999\n1000\n");
     assert_eq!(out.tail.first().map(String::as_str), Some("976"));
+    // `seq 1 1000` prints 3893 bytes.
+    assert_eq!((out.stdout_dropped, out.stderr_dropped), (3893 - 21, 0));
+    assert!(out.truncated());
+}
+
+/// Found when a long output lost its start (past the 8 MiB default) without a word.
+#[test]
+fn a_truncated_output_says_so() {
+    let whole = sh("seq 1 1000").run().unwrap();
+    assert_eq!((whole.stdout_dropped, whole.stderr_dropped, whole.truncated()), (0, 0, false));
+    let cmd = sh("seq 1 1000; seq 1 10 >&2; exit 1").capture_limit(21);
+    let out = cmd.run().unwrap();
+    assert_eq!((out.stdout_dropped, out.stderr_dropped), (3872, 0));
+    let err = out.check(&cmd).unwrap_err().to_string();
+    assert!(
+        err.contains(
+            "failed with exit status 1\n(output past the capture limit: the first 3872 bytes of \
+             stdout were dropped)\n--- last lines of output ---"
+        ),
+        "{err}"
+    );
+    let cmd = sh("seq 1 1000; seq 1 100 >&2; sleep 300").capture_limit(21);
+    let err = cmd.timeout(Duration::from_millis(500)).run_checked().unwrap_err().to_string();
+    assert!(
+        err.contains(
+            "timed out after 0s and was killed\n(output past the capture limit: the first 3872 \
+             bytes of stdout and the first 273 bytes of stderr were dropped)"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn nothing_dropped_says_nothing() {
+    assert_eq!(format_dropped(0, 0), "");
+    assert_eq!(
+        format_dropped(0, 5),
+        "\n(output past the capture limit: the first 5 bytes of stderr were dropped)"
+    );
 }
 
 #[test]
