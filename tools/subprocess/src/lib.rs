@@ -112,9 +112,9 @@ impl Command {
         self.run_with(&mut |_, _| {})?.check(self)
     }
 
-    /// Runs the command, calling `on_line` with each line of output as it arrives.
-    pub fn run_with(&self, on_line: &mut dyn FnMut(Stream, &str)) -> Result<Output, Error> {
-        let start = Instant::now();
+    /// The standard library's command: the program in its own process group, with stdin null
+    /// and stdout and stderr piped.
+    fn std_command(&self) -> std::process::Command {
         let mut std_cmd = std::process::Command::new(&self.program);
         std_cmd
             .args(&self.args)
@@ -129,11 +129,17 @@ impl Command {
                 None => std_cmd.env_remove(key),
             };
         }
-        let child = std_cmd.spawn().map_err(|source| Error::Spawn {
-            command: self.to_string(),
-            cwd: self.cwd.clone(),
-            source,
-        })?;
+        std_cmd
+    }
+
+    fn spawn_error(&self, source: std::io::Error) -> Error {
+        Error::Spawn { command: self.to_string(), cwd: self.cwd.clone(), source }
+    }
+
+    /// Runs the command, calling `on_line` with each line of output as it arrives.
+    pub fn run_with(&self, on_line: &mut dyn FnMut(Stream, &str)) -> Result<Output, Error> {
+        let start = Instant::now();
+        let child = self.std_command().spawn().map_err(|source| self.spawn_error(source))?;
         let mut guard = GroupGuard { child, reaped: false };
 
         let (tx, rx) = mpsc::channel();
@@ -567,6 +573,8 @@ fn terminate(guard: &mut GroupGuard) -> ExitStatus {
         thread::sleep(Duration::from_millis(20));
     }
 }
+
+pub mod testing;
 
 #[cfg(test)]
 mod tests;

@@ -173,3 +173,86 @@ fn first_output_timeout_spares_a_command_that_spoke() {
         .unwrap();
     assert_eq!(out.stdout, "hello\nbye\n");
 }
+
+/// The panic message of `f`.
+fn panic_message(f: impl FnOnce() + std::panic::UnwindSafe) -> String {
+    let payload = std::panic::catch_unwind(f).unwrap_err();
+    payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap()
+}
+
+#[test]
+fn a_test_command_that_fails_is_for_the_test_to_judge() {
+    let cmd = sh("echo out; echo err >&2; exit 3");
+    let out = testing::run(&cmd);
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(
+        testing::report(&cmd, &out),
+        "`sh -c 'echo out; echo err >&2; exit 3'` (in /): exit status 3\n\
+         --- stdout ---\nout\n--- stderr ---\nerr\n"
+    );
+}
+
+/// Found when a test's `std::process::Command` with no deadline hung `make test`.
+#[test]
+fn a_test_command_that_hangs_fails_the_test() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("grandchild.pid");
+    let script = format!("sleep 300 & echo $! > {}; echo started; wait", pidfile.display());
+    let start = Instant::now();
+    let message = panic_message(|| {
+        testing::run(&sh(&script).timeout(Duration::from_millis(300)));
+    });
+    assert!(start.elapsed() < Duration::from_secs(10));
+    assert!(
+        message.contains("timed out after 0s and was killed\n--- stdout ---\nstarted\n"),
+        "{message}"
+    );
+    assert_gone(std::fs::read_to_string(&pidfile).unwrap().trim().parse().unwrap());
+}
+
+#[test]
+fn a_test_command_whose_output_was_cut_fails_the_test() {
+    let message = panic_message(|| {
+        testing::run(&sh("seq 1 1000").capture_limit(21));
+    });
+    assert!(
+        message.contains(
+            "exit status 0\n(output past the capture limit: the first 3872 bytes of stdout were dropped)"
+        ),
+        "{message}"
+    );
+}
+
+#[test]
+fn an_interactive_child_answers_and_its_group_dies_with_the_guard() {
+    use std::io::{BufRead, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("grandchild.pid");
+    let script = format!("sleep 300 & echo $! > {}; cat", pidfile.display());
+    let mut child = testing::Interactive::start(&sh(&script));
+    let mut stdin = child.take_stdin();
+    let mut stdout = std::io::BufReader::new(child.take_stdout());
+    writeln!(stdin, "hello").unwrap();
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    assert_eq!(line, "hello\n");
+    assert!(!child.timed_out());
+    drop(child);
+    assert_gone(std::fs::read_to_string(&pidfile).unwrap().trim().parse().unwrap());
+}
+
+#[test]
+fn an_interactive_child_is_killed_at_its_deadline() {
+    let mut child = testing::Interactive::start(&sh("cat").timeout(Duration::from_millis(300)));
+    let _stdin = child.take_stdin();
+    let start = Instant::now();
+    let mut rest = String::new();
+    // cat waits for its stdin, which stays open: only the deadline ends its stdout.
+    child.take_stdout().read_to_string(&mut rest).unwrap();
+    assert!(start.elapsed() < Duration::from_secs(10));
+    assert!(child.timed_out());
+}
