@@ -18,8 +18,8 @@ fn qemu_run(tmp: &Path, args: &[&str]) -> Output {
         .args(["--accel", "tcg", "--timeout", "30", "--step", "true"])
         .args(args)
         .timeout(Duration::from_secs(60));
-    let out = cmd.run().unwrap();
-    assert_eq!(out.status.code(), Some(1), "{cmd}\n{out:#?}");
+    let out = subprocess::testing::run(&cmd);
+    assert_eq!(out.status.code(), Some(1), "{}", subprocess::testing::report(&cmd, &out));
     out
 }
 
