@@ -14,6 +14,9 @@ BINDGEN_VERSION := 0.73.2
 # Everything large lives outside the repository: the kernel trees, build logs, QEMU work files
 # and our tools prefix (bindgen).
 CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/rust-kernel-tools
+# The binaries and tests find their own state there (QEMU's KVM verdict); without it they fall
+# back to the same default.
+export RUST_KERNEL_TOOLS_CACHE := $(abspath $(CACHE))
 TOOLS_PREFIX := $(CACHE)/tools
 export PATH := $(TOOLS_PREFIX)/bin:$(PATH)
 

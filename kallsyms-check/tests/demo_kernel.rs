@@ -4,9 +4,18 @@
 //!
 //! `make test` sets `KERNEL_OBJ` and `EXTMOD_DIR`; without them this test fails and says so.
 
-use std::process::Command;
+use std::path::Path;
+use std::time::Duration;
 
 use kbuild::testing::env_path as var;
+use subprocess::Command;
+use subprocess::testing::{report, run};
+
+/// `kallsyms-check`, run from the manifest's directory, with time for every scenario's boot.
+fn kallsyms_check() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_kallsyms-check"), Path::new(env!("CARGO_MANIFEST_DIR")))
+        .timeout(Duration::from_secs(900))
+}
 
 const SCENARIOS: [&str; 5] = [
     "rust_oops_null",
@@ -21,7 +30,7 @@ fn every_scenario_checks_out_with_an_html_report_and_its_logs() {
     let dir = tempfile::tempdir().unwrap();
     let html = dir.path().join("report.html");
     let logs = dir.path().join("logs");
-    let out = Command::new(env!("CARGO_BIN_EXE_kallsyms-check"))
+    let cmd = kallsyms_check()
         .arg("run")
         .arg("--objtree")
         .arg(var("KERNEL_OBJ"))
@@ -30,11 +39,10 @@ fn every_scenario_checks_out_with_an_html_report_and_its_logs() {
         .arg("--html")
         .arg(&html)
         .arg("--logs")
-        .arg(&logs)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+        .arg(&logs);
+    let out = run(&cmd);
+    assert!(out.status.success(), "{}", report(&cmd, &out));
+    let stdout = &out.stdout;
     // Each scenario's console log is kept, with its oops.
     let mut kept: Vec<String> = std::fs::read_dir(&logs)
         .unwrap()
@@ -107,15 +115,14 @@ fn every_scenario_checks_out_with_an_html_report_and_its_logs() {
 
 #[test]
 fn json_for_machines() {
-    let out = Command::new(env!("CARGO_BIN_EXE_kallsyms-check"))
+    let cmd = kallsyms_check()
         .args(["run", "--json", "--objtree"])
         .arg(var("KERNEL_OBJ"))
         .arg("--extmod-dir")
-        .arg(var("EXTMOD_DIR"))
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        .arg(var("EXTMOD_DIR"));
+    let out = run(&cmd);
+    assert!(out.status.success(), "{}", report(&cmd, &out));
+    let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     let scenarios = json.as_array().unwrap();
     assert_eq!(scenarios.len(), SCENARIOS.len());
     assert!(scenarios.iter().all(|s| s["ok"] == true && s["reports"] == 1));

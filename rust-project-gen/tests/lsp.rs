@@ -8,12 +8,14 @@
 mod common;
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::path::Path;
+use std::process::ChildStdin;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use subprocess::Command;
+use subprocess::testing::{Interactive, report, run};
 
 const MODULE: &str = r#"// SPDX-License-Identifier: GPL-2.0
 
@@ -57,7 +59,8 @@ fn position(text: &str, needle: &str, offset: usize) -> Value {
 }
 
 struct Server {
-    child: Child,
+    /// rust-analyzer; its process group is killed when this drops, or after 20 minutes.
+    child: Interactive,
     stdin: ChildStdin,
     messages: Receiver<Value>,
     next_id: u64,
@@ -67,20 +70,11 @@ struct Server {
 
 impl Server {
     fn start(root: &Path) -> Server {
-        let sysroot = String::from_utf8(
-            Command::new("rustc").args(["--print", "sysroot"]).output().unwrap().stdout,
-        )
-        .unwrap();
-        let ra = Path::new(sysroot.trim()).join("bin/rust-analyzer");
-        let mut child = Command::new(ra)
-            .current_dir(root)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
+        let ra = common::sysroot().join("bin/rust-analyzer");
+        let mut child =
+            Interactive::start(&Command::new(ra, root).timeout(Duration::from_secs(20 * 60)));
+        let stdin = child.take_stdin();
+        let stdout = child.take_stdout();
         let (tx, rx) = channel();
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
@@ -166,6 +160,9 @@ impl Server {
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => panic!("no {what} within {timeout:?}"),
+                Err(RecvTimeoutError::Disconnected) if self.child.timed_out() => {
+                    panic!("rust-analyzer was killed at its deadline while waiting for {what}")
+                }
                 Err(RecvTimeoutError::Disconnected) => {
                     panic!("rust-analyzer exited while waiting for {what}")
                 }
@@ -215,13 +212,6 @@ impl Server {
     }
 }
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[test]
 fn editor_session_on_an_out_of_tree_module() {
     let (src, obj) = (var("KERNEL_SRC"), var("KERNEL_OBJ"));
@@ -230,27 +220,14 @@ fn editor_session_on_an_out_of_tree_module() {
     let file = module_dir.join("lsp_demo.rs");
     common::write(&module_dir.join("Kbuild"), "obj-m := lsp_demo.o\n");
     common::write(&file, MODULE);
-    let build = Command::new("make")
-        .env_remove("MAKEFLAGS")
-        .env_remove("MAKELEVEL")
-        .arg("-C")
-        .arg(&src)
-        .arg(format!("O={}", obj.display()))
+    let make = kbuild::make::kernel_make(&src, &obj)
         .arg(format!("M={}", module_dir.display()))
         .arg("modules")
-        .output()
-        .unwrap();
-    assert!(
-        build.status.success(),
-        "the module does not build:\n{}",
-        String::from_utf8_lossy(&build.stderr)
-    );
+        .timeout(Duration::from_secs(600));
+    let build = run(&make);
+    assert!(build.status.success(), "the module does not build: {}", report(&make, &build));
 
-    let sysroot = String::from_utf8(
-        Command::new("rustc").args(["--print", "sysroot"]).output().unwrap().stdout,
-    )
-    .unwrap();
-    let sysroot = PathBuf::from(sysroot.trim());
+    let sysroot = common::sysroot();
     let sysroot_src = sysroot.join("lib/rustlib/src/rust/library");
     let run = common::run(&[
         src.as_os_str(),

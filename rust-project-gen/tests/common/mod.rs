@@ -4,7 +4,9 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::time::Duration;
+
+use subprocess::Command;
 
 /// A srctree, an objtree and a sysroot made from `tests/fixtures/<name>/objtree`, with the
 /// `@SRCTREE@`, `@OBJTREE@` and `@SYSROOT@` placeholders of its `.cmd` files filled in and
@@ -98,11 +100,25 @@ pub struct Run {
     pub stderr: String,
 }
 
+/// Runs the real binary with `args` from the manifest's directory, with a deadline.
 pub fn run(args: &[&std::ffi::OsStr]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_rust-project-gen")).args(args).output().unwrap();
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    let cmd = Command::new(env!("CARGO_BIN_EXE_rust-project-gen"), manifest_dir())
+        .args(args)
+        .timeout(Duration::from_secs(300));
+    let out = subprocess::testing::run(&cmd);
+    Run { code: out.status.code().unwrap_or(-1), stdout: out.stdout, stderr: out.stderr }
+}
+
+pub fn manifest_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The active toolchain's sysroot (`rustc --print sysroot`).
+pub fn sysroot() -> PathBuf {
+    let cmd = Command::new("rustc", manifest_dir())
+        .args(["--print", "sysroot"])
+        .timeout(Duration::from_secs(60));
+    let out = subprocess::testing::run(&cmd);
+    assert!(out.status.success(), "{}", subprocess::testing::report(&cmd, &out));
+    PathBuf::from(out.stdout.trim())
 }

@@ -4,7 +4,6 @@
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::rustc::{RustcInvocation, find_rustc, parse_cmd_file};
@@ -41,67 +40,85 @@ pub struct Scan {
 }
 
 /// Reads every `.*.cmd` file under `tree` (not following symlinks, such as an objtree's
-/// `source`) and keeps the rustc invocations. Directories are shared out among threads.
+/// `source`) and keeps the rustc invocations. The tree is read one depth at a time, each
+/// depth's directories shared out among threads.
 pub fn scan_rust_builds(tree: &Path) -> std::io::Result<Scan> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    scan_with_threads(tree, threads)
+}
+
+fn scan_with_threads(tree: &Path, threads: usize) -> std::io::Result<Scan> {
     // The top directory must be readable; a subdirectory that is not is skipped.
     std::fs::read_dir(tree)?;
-    let queue = Mutex::new(vec![tree.to_owned()]);
-    let busy = AtomicUsize::new(0);
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
-    let parts: Vec<Scan> = std::thread::scope(|s| {
-        let workers: Vec<_> =
-            (0..threads).map(|_| s.spawn(|| scan_worker(&queue, &busy))).collect();
-        workers.into_iter().map(|w| w.join().expect("scan worker panicked")).collect()
-    });
     let mut scan = Scan::default();
-    for part in parts {
-        scan.builds.extend(part.builds);
-        scan.problems.extend(part.problems);
-        scan.cmd_files += part.cmd_files;
+    let mut level = vec![tree.to_owned()];
+    while !level.is_empty() {
+        let mut next = Vec::new();
+        for (part, subdirs) in parallel_map(&level, threads, |dir| scan_dir(dir)) {
+            scan.builds.extend(part.builds);
+            scan.problems.extend(part.problems);
+            scan.cmd_files += part.cmd_files;
+            next.extend(subdirs);
+        }
+        level = next;
     }
-    scan.builds.sort_by(|a, b| a.target.cmp(&b.target));
-    scan.problems.sort_by(|a, b| a.path.cmp(&b.path));
+    scan.builds.sort_by(|a, b| (&a.target, &a.cmd_file).cmp(&(&b.target, &b.cmd_file)));
+    scan.problems.sort_by(|a, b| (&a.path, &a.message).cmp(&(&b.path, &b.message)));
     Ok(scan)
 }
 
-/// Takes directories from `queue` until it is empty and no other worker can add to it.
-fn scan_worker(queue: &Mutex<Vec<PathBuf>>, busy: &AtomicUsize) -> Scan {
-    let mut scan = Scan::default();
-    loop {
-        let dir = {
-            let mut queue = queue.lock().unwrap_or_else(|e| e.into_inner());
-            match queue.pop() {
-                Some(dir) => {
-                    busy.fetch_add(1, Ordering::SeqCst);
-                    dir
-                }
-                None if busy.load(Ordering::SeqCst) == 0 => return scan,
-                None => {
-                    drop(queue);
-                    std::thread::yield_now();
-                    continue;
-                }
-            }
-        };
-        let mut subdirs = Vec::new();
-        if let Ok(entries) = std::fs::read_dir(&dir) {
-            for entry in entries.flatten() {
-                let Ok(file_type) = entry.file_type() else { continue };
-                let name = entry.file_name();
-                let name = name.to_string_lossy();
-                if file_type.is_dir() {
-                    if name != ".git" {
-                        subdirs.push(entry.path());
-                    }
-                } else if file_type.is_file() && name.starts_with('.') && name.ends_with(".cmd") {
-                    scan.cmd_files += 1;
-                    read_cmd_file(&entry.path(), &mut scan);
-                }
+/// `f` of each item, in the items' order, computed on up to `threads` scoped threads that each
+/// take the next item until none is left and then end: no thread waits for work.
+fn parallel_map<T: Sync, R: Send>(
+    items: &[T],
+    threads: usize,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    let threads = threads.min(items.len());
+    if threads <= 1 {
+        return items.iter().map(f).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(item) = items.get(i) else { return done };
+            done.push((i, f(item)));
+        }
+    };
+    let mut results: Vec<Option<R>> = items.iter().map(|_| None).collect();
+    std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads).map(|_| s.spawn(work)).collect();
+        for worker in workers {
+            for (i, result) in worker.join().expect("scan worker panicked") {
+                results[i] = Some(result);
             }
         }
-        queue.lock().unwrap_or_else(|e| e.into_inner()).extend(subdirs);
-        busy.fetch_sub(1, Ordering::SeqCst);
+    });
+    results.into_iter().map(|r| r.expect("every item was taken by a thread")).collect()
+}
+
+/// The rustc invocations of the `.cmd` files in `dir`, and its subdirectories (but `.git`).
+fn scan_dir(dir: &Path) -> (Scan, Vec<PathBuf>) {
+    let mut scan = Scan::default();
+    let mut subdirs = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            let Ok(file_type) = entry.file_type() else { continue };
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if file_type.is_dir() {
+                if name != ".git" {
+                    subdirs.push(entry.path());
+                }
+            } else if file_type.is_file() && name.starts_with('.') && name.ends_with(".cmd") {
+                scan.cmd_files += 1;
+                read_cmd_file(&entry.path(), &mut scan);
+            }
+        }
     }
+    (scan, subdirs)
 }
 
 fn read_cmd_file(path: &Path, scan: &mut Scan) {
@@ -126,5 +143,101 @@ fn read_cmd_file(path: &Path, scan: &mut Scan) {
         }),
         Ok(None) => {}
         Err(e) => scan.problems.push(problem(format!("saved command for {}: {e}", cmd.target))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parallel_map_keeps_the_order() {
+        let items: Vec<u32> = (0..100).collect();
+        for threads in [0, 1, 2, 3, 8, 200] {
+            let squares = parallel_map(&items, threads, |i| i * i);
+            assert_eq!(squares, items.iter().map(|i| i * i).collect::<Vec<_>>(), "{threads}");
+        }
+        assert_eq!(parallel_map(&[] as &[u32], 4, |i| *i), Vec::<u32>::new());
+    }
+
+    #[test]
+    fn parallel_map_uses_at_most_its_threads() {
+        let items: Vec<u32> = (0..64).collect();
+        let ids = parallel_map(&items, 3, |_| {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+            std::thread::current().id()
+        });
+        let mut distinct = ids.clone();
+        distinct.sort_by_key(|id| format!("{id:?}"));
+        distinct.dedup();
+        assert!((1..=3).contains(&distinct.len()), "{} threads", distinct.len());
+    }
+
+    /// A tree four directories wide and three deep, each directory with a crate's `.cmd` file,
+    /// a C object's, a rustc line without a crate root and a file that is no `.cmd`; and a
+    /// `.git` folder.
+    fn tree() -> tempfile::TempDir {
+        let root = tempfile::tempdir().unwrap();
+        let mut level = vec![root.path().to_owned()];
+        for depth in 0..3 {
+            let mut next = Vec::new();
+            for dir in &level {
+                for i in 0..4 {
+                    let sub = dir.join(format!("d{depth}{i}"));
+                    std::fs::create_dir(&sub).unwrap();
+                    let rel = sub.strip_prefix(root.path()).unwrap().display().to_string();
+                    let name = rel.replace('/', "_");
+                    let write = |file: &str, text: String| {
+                        std::fs::write(sub.join(file), text).unwrap();
+                    };
+                    write(
+                        ".m.o.cmd",
+                        format!("savedcmd_{rel}/m.o := rustc --crate-name {name} {rel}/m.rs\n"),
+                    );
+                    write(".c.o.cmd", format!("savedcmd_{rel}/c.o := gcc -c {rel}/c.c\n"));
+                    write(
+                        ".bad.o.cmd",
+                        format!("savedcmd_{rel}/bad.o := rustc --crate-name bad\n"),
+                    );
+                    write("m.o.cmd", String::from("savedcmd_x.o := rustc --crate-name x x.rs\n"));
+                    next.push(sub);
+                }
+            }
+            level = next;
+        }
+        std::fs::create_dir(root.path().join(".git")).unwrap();
+        std::fs::write(root.path().join(".git/.x.o.cmd"), "savedcmd_x.o := rustc x.rs\n").unwrap();
+        root
+    }
+
+    fn summary(scan: &Scan) -> (Vec<String>, Vec<String>, usize) {
+        let builds = scan.builds.iter().map(|b| b.target.clone()).collect();
+        let problems =
+            scan.problems.iter().map(|p| format!("{}: {}", p.path.display(), p.message)).collect();
+        (builds, problems, scan.cmd_files)
+    }
+
+    #[test]
+    fn every_thread_count_finds_the_same() {
+        let tree = tree();
+        let one = summary(&scan_with_threads(tree.path(), 1).unwrap());
+        // 4 + 16 + 64 directories, three `.cmd` files each.
+        assert_eq!(one.0.len(), 84);
+        assert_eq!(one.1.len(), 84);
+        assert_eq!(one.2, 3 * 84);
+        assert_eq!(one.0[0], "d00/d10/d20/m.o");
+        assert!(one.0.is_sorted());
+        for threads in [2, 3, 8] {
+            for _ in 0..5 {
+                let scan = scan_with_threads(tree.path(), threads).unwrap();
+                assert_eq!(summary(&scan), one, "{threads} threads");
+            }
+        }
+    }
+
+    #[test]
+    fn an_unreadable_top_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(scan_rust_builds(&dir.path().join("missing")).is_err());
     }
 }

@@ -242,10 +242,10 @@ const KVM_PROBE: Duration = Duration::from_secs(20);
 
 /// Boots, calling `on_line` with each console line as it arrives, and waits for QEMU to end.
 ///
-/// With [`Accel::Auto`], KVM is used when `/dev/kvm` opens and KVM has not been seen to fail on
-/// this machine since it booted; a KVM boot that prints nothing, or that QEMU aborts before the
-/// kernel prints anything (nested virtualisation can do either), is retried under TCG and the
-/// verdict remembered.
+/// With [`Accel::Auto`], KVM is used when `/dev/kvm` opens and KVM has not failed
+/// [`kvm_verdict::GIVE_UP_AFTER`] boots in a row on this machine since it booted; a KVM boot that
+/// prints nothing, or that QEMU aborts before the kernel prints anything (nested virtualisation
+/// can do either), is retried under TCG and counted in the suite's cache (see [`kvm_verdict`]).
 pub fn boot(config: &BootConfig, on_line: &mut dyn FnMut(&str)) -> Result<Boot, BootError> {
     for (what, path, hint) in [
         ("kernel image", &config.kernel, " (build the kernel first: `make kernel`)"),
@@ -262,13 +262,15 @@ pub fn boot(config: &BootConfig, on_line: &mut dyn FnMut(&str)) -> Result<Boot, 
             kvm_usable().map_err(BootError::NoKvm)?;
             true
         }
-        Accel::Auto => match (kvm_usable(), kvm_verdict::read()) {
-            (Err(_), _) => false,
-            (Ok(()), Some(broken)) => {
-                accel_note = Some(format!("KVM is unusable on this machine ({broken}): used TCG"));
-                false
-            }
-            (Ok(()), None) => true,
+        Accel::Auto => match kvm_usable() {
+            Err(_) => false,
+            Ok(()) => match kvm_verdict::given_up() {
+                Some(why) => {
+                    accel_note = Some(format!("KVM is unusable on this machine ({why}): used TCG"));
+                    false
+                }
+                None => true,
+            },
         },
     };
     if kvm && config.accel == Accel::Auto {
@@ -284,11 +286,14 @@ pub fn boot(config: &BootConfig, on_line: &mut dyn FnMut(&str)) -> Result<Boot, 
             None
         };
         match broken {
-            None => return Ok(attempt.into_boot(config, true, None)),
+            None => {
+                kvm_verdict::record(&kvm_verdict::Attempt::Printed);
+                return Ok(attempt.into_boot(config, true, None));
+            }
             Some(broken) => {
-                kvm_verdict::write(&broken);
+                kvm_verdict::record(&kvm_verdict::Attempt::Failed(broken.clone()));
                 kvm = false;
-                accel_note = Some(format!("KVM is unusable on this machine ({broken}): used TCG"));
+                accel_note = Some(format!("KVM failed on this boot ({broken}): used TCG"));
             }
         }
     }
@@ -376,27 +381,238 @@ fn run_qemu(
     Ok(Attempt { output, console, cmdline, tail: tail.into() })
 }
 
-/// What this machine's KVM has been seen to do since it booted, kept in a file named after
-/// the host's boot id so that every process (each test, each CLI run) learns it once.
-mod kvm_verdict {
-    use std::path::PathBuf;
+/// What this machine's KVM has been seen to do since it booted, kept in the suite's cache so
+/// that every process (each test, each CLI run) learns it once.
+///
+/// One silent boot may just be a slow one (a loaded host, a first boot that faults in a large
+/// guest): KVM is only given up after [`kvm_verdict::GIVE_UP_AFTER`] failed KVM boots in a row,
+/// and a KVM boot that prints starts the count again. The count belongs to one host boot (its
+/// `boot_id`): a reboot, maybe with another kernel or module options, tries KVM afresh.
+pub mod kvm_verdict {
+    use std::ffi::OsString;
+    use std::io::Write;
+    use std::path::{Path, PathBuf};
 
-    fn path() -> Option<PathBuf> {
-        let boot_id = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").ok()?;
-        Some(std::env::temp_dir().join(format!("qemu-runner-kvm-broken-{}", boot_id.trim())))
+    use serde::{Deserialize, Serialize};
+
+    /// The environment variable through which the Makefile passes its `CACHE`.
+    pub const CACHE_ENV: &str = "RUST_KERNEL_TOOLS_CACHE";
+
+    /// How many failed KVM boots in a row make KVM unusable until the host reboots.
+    pub const GIVE_UP_AFTER: u32 = 2;
+
+    /// The file, in the cache's `qemu/` folder.
+    const FILE: &str = "kvm-verdict.json";
+
+    /// What KVM has done on one host boot.
+    #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct State {
+        /// The host's `/proc/sys/kernel/random/boot_id`.
+        pub boot_id: String,
+        /// Failed KVM boots since the last one that printed.
+        pub failures_in_a_row: u32,
+        /// Why the last KVM boot failed, if one did since the last that printed.
+        pub last_failure: Option<String>,
     }
 
-    /// Why KVM is unusable, if a boot found out.
-    pub(super) fn read() -> Option<String> {
-        std::fs::read_to_string(path()?).ok().map(|s| s.trim().to_owned())
+    /// What one KVM boot did.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub enum Attempt {
+        /// The kernel printed: KVM works.
+        Printed,
+        /// It printed nothing in time, or QEMU failed before it did; the reason.
+        Failed(String),
     }
 
-    pub(super) fn write(why: &str) {
-        if let Some(path) = path() {
-            let tmp = path.with_extension(std::process::id().to_string());
-            if std::fs::write(&tmp, why).is_ok() {
-                let _ = std::fs::rename(&tmp, &path);
+    impl State {
+        /// Why KVM is not to be tried, if it has failed often enough on this host boot.
+        pub fn given_up(&self, boot_id: &str) -> Option<String> {
+            (self.boot_id == boot_id && self.failures_in_a_row >= GIVE_UP_AFTER).then(|| {
+                format!(
+                    "{} KVM boots in a row failed since the host booted, the last: {}",
+                    self.failures_in_a_row,
+                    self.last_failure.as_deref().unwrap_or("no reason recorded")
+                )
+            })
+        }
+
+        /// The state after `attempt` on host boot `boot_id`: what an earlier host boot saw
+        /// is forgotten.
+        pub fn after(&self, boot_id: &str, attempt: &Attempt) -> State {
+            let failures = if self.boot_id == boot_id { self.failures_in_a_row } else { 0 };
+            match attempt {
+                Attempt::Printed => {
+                    State { boot_id: boot_id.to_owned(), failures_in_a_row: 0, last_failure: None }
+                }
+                Attempt::Failed(why) => State {
+                    boot_id: boot_id.to_owned(),
+                    failures_in_a_row: failures.saturating_add(1),
+                    last_failure: Some(why.clone()),
+                },
             }
+        }
+    }
+
+    /// The suite's cache: `RUST_KERNEL_TOOLS_CACHE` (which the Makefile sets from its `CACHE`),
+    /// else the Makefile's default, `$XDG_CACHE_HOME` or `$HOME/.cache`, then
+    /// `rust-kernel-tools`. Relative paths are ignored, as the XDG specification asks.
+    pub fn cache_dir(
+        suite_cache: Option<OsString>,
+        xdg_cache_home: Option<OsString>,
+        home: Option<OsString>,
+    ) -> Option<PathBuf> {
+        let absolute = |v: Option<OsString>| v.map(PathBuf::from).filter(|p| p.is_absolute());
+        absolute(suite_cache).or_else(|| {
+            absolute(xdg_cache_home)
+                .or_else(|| absolute(home).map(|h| h.join(".cache")))
+                .map(|c| c.join("rust-kernel-tools"))
+        })
+    }
+
+    /// Where the state of this host is kept, and its boot id.
+    fn here() -> Option<(PathBuf, String)> {
+        let boot_id = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").ok()?;
+        let cache = cache_dir(
+            std::env::var_os(CACHE_ENV),
+            std::env::var_os("XDG_CACHE_HOME"),
+            std::env::var_os("HOME"),
+        )?;
+        Some((cache.join("qemu"), boot_id.trim().to_owned()))
+    }
+
+    /// The state kept in `dir`; the default when there is none or it cannot be read.
+    pub fn load(dir: &Path) -> State {
+        std::fs::read_to_string(dir.join(FILE))
+            .ok()
+            .and_then(|text| serde_json::from_str(&text).ok())
+            .unwrap_or_default()
+    }
+
+    /// Replaces the state kept in `dir` at once (a temporary file beside it, renamed over it),
+    /// so that a reader sees the old state or the new one.
+    pub fn store(dir: &Path, state: &State) -> std::io::Result<()> {
+        std::fs::create_dir_all(dir)?;
+        let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+        serde_json::to_writer_pretty(&mut tmp, state)?;
+        tmp.write_all(b"\n")?;
+        tmp.persist(dir.join(FILE)).map_err(|e| e.error)?;
+        Ok(())
+    }
+
+    /// Why KVM is not to be tried on this host boot, if it has failed often enough.
+    pub(super) fn given_up() -> Option<String> {
+        let (dir, boot_id) = here()?;
+        load(&dir).given_up(&boot_id)
+    }
+
+    /// Records what a KVM boot did; a state that cannot be kept only costs a later boot a probe.
+    pub(super) fn record(attempt: &Attempt) {
+        let Some((dir, boot_id)) = here() else { return };
+        let old = load(&dir);
+        let new = old.after(&boot_id, attempt);
+        if new != old {
+            let _ = store(&dir, &new);
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        const BOOT: &str = "554e12b0-9e38-4093-bc40-e3f1d2e2d98d";
+
+        fn silent() -> Attempt {
+            Attempt::Failed("a KVM boot printed nothing within 20s".to_owned())
+        }
+
+        /// Found when one slow boot on a loaded host turned KVM off until the host rebooted.
+        #[test]
+        fn one_silent_boot_does_not_give_up_on_kvm() {
+            let state = State::default().after(BOOT, &silent());
+            assert_eq!(state.failures_in_a_row, 1);
+            assert_eq!(state.given_up(BOOT), None);
+        }
+
+        #[test]
+        fn two_silent_boots_in_a_row_give_up_until_the_host_reboots() {
+            let state = State::default().after(BOOT, &silent()).after(BOOT, &silent());
+            assert_eq!(
+                state.given_up(BOOT).as_deref(),
+                Some(
+                    "2 KVM boots in a row failed since the host booted, the last: \
+                     a KVM boot printed nothing within 20s"
+                )
+            );
+            assert_eq!(state.given_up("another-boot"), None);
+        }
+
+        #[test]
+        fn a_boot_that_printed_starts_the_count_again() {
+            let state = State::default()
+                .after(BOOT, &silent())
+                .after(BOOT, &Attempt::Printed)
+                .after(BOOT, &silent());
+            assert_eq!(state.failures_in_a_row, 1);
+            assert_eq!(state.given_up(BOOT), None);
+            let printed = state.after(BOOT, &Attempt::Printed);
+            assert_eq!(
+                printed,
+                State { boot_id: BOOT.to_owned(), failures_in_a_row: 0, last_failure: None }
+            );
+        }
+
+        #[test]
+        fn an_earlier_host_boots_failures_are_forgotten() {
+            let old = State::default().after("old", &silent()).after("old", &silent());
+            assert!(old.given_up("old").is_some());
+            let state = old.after(BOOT, &silent());
+            assert_eq!(state.failures_in_a_row, 1);
+            assert_eq!(state.given_up(BOOT), None);
+        }
+
+        #[test]
+        fn the_cache_is_the_makefiles() {
+            let os = |s: &str| Some(OsString::from(s));
+            let check = |suite, xdg, home, expect: Option<&str>| {
+                assert_eq!(cache_dir(suite, xdg, home), expect.map(PathBuf::from));
+            };
+            check(os("/c"), os("/x"), os("/h"), Some("/c"));
+            check(None, os("/x"), os("/h"), Some("/x/rust-kernel-tools"));
+            check(None, None, os("/h"), Some("/h/.cache/rust-kernel-tools"));
+            check(None, os("relative"), os("/h"), Some("/h/.cache/rust-kernel-tools"));
+            check(None, None, None, None);
+        }
+
+        #[test]
+        fn the_state_is_kept_in_the_cache_and_replaced_whole() {
+            let cache = tempfile::tempdir().unwrap();
+            let dir = cache.path().join("qemu");
+            assert_eq!(load(&dir), State::default());
+            let state = State::default().after(BOOT, &silent());
+            store(&dir, &state).unwrap();
+            assert_eq!(load(&dir), state);
+            let state = state.after(BOOT, &silent());
+            store(&dir, &state).unwrap();
+            assert_eq!(load(&dir), state);
+            // Only the state file is left: the temporary one was renamed over it.
+            let names: Vec<_> = std::fs::read_dir(&dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().into_string().unwrap())
+                .collect();
+            assert_eq!(names, [FILE]);
+        }
+
+        #[test]
+        fn a_symlink_in_place_of_the_state_is_replaced_not_followed() {
+            let cache = tempfile::tempdir().unwrap();
+            let victim = cache.path().join("victim");
+            std::fs::write(&victim, "precious").unwrap();
+            let dir = cache.path().join("qemu");
+            std::fs::create_dir(&dir).unwrap();
+            std::os::unix::fs::symlink(&victim, dir.join(FILE)).unwrap();
+            store(&dir, &State::default().after(BOOT, &silent())).unwrap();
+            assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+            assert!(!dir.join(FILE).is_symlink());
         }
     }
 }

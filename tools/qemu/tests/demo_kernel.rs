@@ -4,10 +4,10 @@
 //! `make test` sets `KERNEL_SRC` and `KERNEL_OBJ`; without them these tests fail and say so.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
 use qemu::{Accel, Boot, BootConfig, Guest, Outcome};
+use subprocess::Command;
 
 struct Kernel {
     bzimage: PathBuf,
@@ -61,7 +61,7 @@ fn assert_no_qemu_uses(path: &Path) {
 fn rust_samples_load_print_and_unload() {
     let kernel = kernel();
     let dir = tempfile::tempdir().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_qemu-run"))
+    let cmd = Command::new(env!("CARGO_BIN_EXE_qemu-run"), dir.path())
         .arg("--kernel")
         .arg(&kernel.bzimage)
         .arg("--module")
@@ -75,16 +75,10 @@ fn rust_samples_load_print_and_unload() {
         .arg("--out-dir")
         .arg(dir.path())
         .arg("--json")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "qemu-run failed: {}\nstdout:\n{stdout}\nstderr:\n{stderr}",
-        out.status
-    );
-    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        .timeout(Duration::from_secs(300));
+    let out = subprocess::testing::run(&cmd);
+    assert!(out.status.success(), "{}", subprocess::testing::report(&cmd, &out));
+    let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(json["outcome"], "completed");
     let steps = json["boot"]["console"]["steps"].as_array().unwrap();
     // What a module printed is the kernel's messages of its step under its `pr_fmt` prefix;

@@ -93,7 +93,8 @@ impl Command {
         self
     }
 
-    /// Keeps at most `bytes` of each stream (the last ones) in [`Output`].
+    /// Keeps at most `bytes` of each stream (the last whole lines) in [`Output`], which says how
+    /// much it dropped; the default is 8 MiB. `run_with`'s callback sees every line.
     pub fn capture_limit(mut self, bytes: usize) -> Command {
         self.capture_limit = bytes;
         self
@@ -111,9 +112,9 @@ impl Command {
         self.run_with(&mut |_, _| {})?.check(self)
     }
 
-    /// Runs the command, calling `on_line` with each line of output as it arrives.
-    pub fn run_with(&self, on_line: &mut dyn FnMut(Stream, &str)) -> Result<Output, Error> {
-        let start = Instant::now();
+    /// The standard library's command: the program in its own process group, with stdin null
+    /// and stdout and stderr piped.
+    fn std_command(&self) -> std::process::Command {
         let mut std_cmd = std::process::Command::new(&self.program);
         std_cmd
             .args(&self.args)
@@ -128,11 +129,17 @@ impl Command {
                 None => std_cmd.env_remove(key),
             };
         }
-        let child = std_cmd.spawn().map_err(|source| Error::Spawn {
-            command: self.to_string(),
-            cwd: self.cwd.clone(),
-            source,
-        })?;
+        std_cmd
+    }
+
+    fn spawn_error(&self, source: std::io::Error) -> Error {
+        Error::Spawn { command: self.to_string(), cwd: self.cwd.clone(), source }
+    }
+
+    /// Runs the command, calling `on_line` with each line of output as it arrives.
+    pub fn run_with(&self, on_line: &mut dyn FnMut(Stream, &str)) -> Result<Output, Error> {
+        let start = Instant::now();
+        let child = self.std_command().spawn().map_err(|source| self.spawn_error(source))?;
         let mut guard = GroupGuard { child, reaped: false };
 
         let (tx, rx) = mpsc::channel();
@@ -209,6 +216,8 @@ impl Command {
             status,
             timed_out,
             silent,
+            stdout_dropped: out.stdout.dropped,
+            stderr_dropped: out.stderr.dropped,
             stdout: out.stdout.into_string(),
             stderr: out.stderr.into_string(),
             tail: out.tail.into_iter().collect(),
@@ -262,10 +271,14 @@ pub struct Output {
     pub timed_out: bool,
     /// Whether it was killed for printing nothing within its first-output timeout.
     pub silent: bool,
-    /// Standard output, lossily decoded; only its end past the capture limit.
+    /// Standard output, lossily decoded: its last whole lines within the capture limit.
     pub stdout: String,
     /// Standard error, likewise.
     pub stderr: String,
+    /// How many bytes the capture limit dropped from the start of `stdout` (0: it is whole).
+    pub stdout_dropped: usize,
+    /// How many bytes the capture limit dropped from the start of `stderr`.
+    pub stderr_dropped: usize,
     /// The last [`TAIL_LINES`] lines of both streams, interleaved as they arrived.
     pub tail: Vec<String>,
     /// Time from spawn to end.
@@ -276,6 +289,11 @@ impl Output {
     /// Whether the command exited with status 0 in time.
     pub fn success(&self) -> bool {
         !self.timed_out && !self.silent && self.status.success()
+    }
+
+    /// Whether the capture limit dropped the start of either stream.
+    pub fn truncated(&self) -> bool {
+        self.stdout_dropped > 0 || self.stderr_dropped > 0
     }
 
     /// `Ok(self)` if the command succeeded, else the error that says how it failed.
@@ -291,6 +309,7 @@ impl Output {
                 command: cmd.to_string(),
                 cwd: cmd.cwd.clone(),
                 timeout: cmd.timeout,
+                dropped: format_dropped(self.stdout_dropped, self.stderr_dropped),
                 tail: self.tail,
             })
         } else if !self.status.success() {
@@ -298,6 +317,7 @@ impl Output {
                 command: cmd.to_string(),
                 cwd: cmd.cwd.clone(),
                 status: describe_status(self.status),
+                dropped: format_dropped(self.stdout_dropped, self.stderr_dropped),
                 tail: self.tail,
             })
         } else {
@@ -337,7 +357,7 @@ pub enum Error {
         source: std::io::Error,
     },
     /// The command exited unsuccessfully.
-    #[error("`{command}` (in {}) failed with {status}{}", cwd.display(), format_tail(tail))]
+    #[error("`{command}` (in {}) failed with {status}{dropped}{}", cwd.display(), format_tail(tail))]
     Failed {
         /// The command line.
         command: String,
@@ -345,6 +365,8 @@ pub enum Error {
         cwd: PathBuf,
         /// How it ended.
         status: String,
+        /// What the capture limit dropped ([`format_dropped`]).
+        dropped: String,
         /// The last lines of its output.
         tail: Vec<String>,
     },
@@ -359,7 +381,7 @@ pub enum Error {
         timeout: Duration,
     },
     /// The command did not finish before its deadline and was killed.
-    #[error("`{command}` (in {}) timed out after {}s and was killed{}", cwd.display(), timeout.as_secs(), format_tail(tail))]
+    #[error("`{command}` (in {}) timed out after {}s and was killed{dropped}{}", cwd.display(), timeout.as_secs(), format_tail(tail))]
     TimedOut {
         /// The command line.
         command: String,
@@ -367,6 +389,8 @@ pub enum Error {
         cwd: PathBuf,
         /// The deadline it missed.
         timeout: Duration,
+        /// What the capture limit dropped ([`format_dropped`]).
+        dropped: String,
         /// The last lines of its output.
         tail: Vec<String>,
     },
@@ -391,6 +415,20 @@ pub fn format_tail(tail: &[String]) -> String {
         s.push_str(line);
     }
     s
+}
+
+/// Says what the capture limit dropped from the start of each stream, for a message (with a
+/// leading newline), or nothing when both are whole.
+pub fn format_dropped(stdout_dropped: usize, stderr_dropped: usize) -> String {
+    let streams: Vec<String> = [("stdout", stdout_dropped), ("stderr", stderr_dropped)]
+        .into_iter()
+        .filter(|&(_, bytes)| bytes > 0)
+        .map(|(name, bytes)| format!("the first {bytes} bytes of {name}"))
+        .collect();
+    if streams.is_empty() {
+        return String::new();
+    }
+    format!("\n(output past the capture limit: {} were dropped)", streams.join(" and "))
 }
 
 enum Message {
@@ -453,15 +491,17 @@ impl Collector {
     }
 }
 
+/// The last whole lines of a stream within `limit` bytes, and how many bytes went before them.
 struct Bounded {
     lines: VecDeque<String>,
     bytes: usize,
     limit: usize,
+    dropped: usize,
 }
 
 impl Bounded {
     fn new(limit: usize) -> Bounded {
-        Bounded { lines: VecDeque::new(), bytes: 0, limit }
+        Bounded { lines: VecDeque::new(), bytes: 0, limit, dropped: 0 }
     }
 
     fn push(&mut self, line: &str) {
@@ -469,7 +509,10 @@ impl Bounded {
         self.lines.push_back(line.to_owned());
         while self.bytes > self.limit {
             match self.lines.pop_front() {
-                Some(old) => self.bytes -= old.len() + 1,
+                Some(old) => {
+                    self.bytes -= old.len() + 1;
+                    self.dropped += old.len() + 1;
+                }
                 None => break,
             }
         }
@@ -530,6 +573,8 @@ fn terminate(guard: &mut GroupGuard) -> ExitStatus {
         thread::sleep(Duration::from_millis(20));
     }
 }
+
+pub mod testing;
 
 #[cfg(test)]
 mod tests;

@@ -107,6 +107,45 @@ fn capture_keeps_the_end_of_long_output() {
     let out = sh("seq 1 1000").capture_limit(21).run().unwrap();
     assert_eq!(out.stdout, "996\n997\n998\n999\n1000\n");
     assert_eq!(out.tail.first().map(String::as_str), Some("976"));
+    // `seq 1 1000` prints 3893 bytes.
+    assert_eq!((out.stdout_dropped, out.stderr_dropped), (3893 - 21, 0));
+    assert!(out.truncated());
+}
+
+/// Found when a long output lost its start (past the 8 MiB default) without a word.
+#[test]
+fn a_truncated_output_says_so() {
+    let whole = sh("seq 1 1000").run().unwrap();
+    assert_eq!((whole.stdout_dropped, whole.stderr_dropped, whole.truncated()), (0, 0, false));
+    let cmd = sh("seq 1 1000; seq 1 10 >&2; exit 1").capture_limit(21);
+    let out = cmd.run().unwrap();
+    assert_eq!((out.stdout_dropped, out.stderr_dropped), (3872, 0));
+    let err = out.check(&cmd).unwrap_err().to_string();
+    assert!(
+        err.contains(
+            "failed with exit status 1\n(output past the capture limit: the first 3872 bytes of \
+             stdout were dropped)\n--- last lines of output ---"
+        ),
+        "{err}"
+    );
+    let cmd = sh("seq 1 1000; seq 1 100 >&2; sleep 300").capture_limit(21);
+    let err = cmd.timeout(Duration::from_millis(500)).run_checked().unwrap_err().to_string();
+    assert!(
+        err.contains(
+            "timed out after 0s and was killed\n(output past the capture limit: the first 3872 \
+             bytes of stdout and the first 273 bytes of stderr were dropped)"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn nothing_dropped_says_nothing() {
+    assert_eq!(format_dropped(0, 0), "");
+    assert_eq!(
+        format_dropped(0, 5),
+        "\n(output past the capture limit: the first 5 bytes of stderr were dropped)"
+    );
 }
 
 #[test]
@@ -133,4 +172,87 @@ fn first_output_timeout_spares_a_command_that_spoke() {
         .run_checked()
         .unwrap();
     assert_eq!(out.stdout, "hello\nbye\n");
+}
+
+/// The panic message of `f`.
+fn panic_message(f: impl FnOnce() + std::panic::UnwindSafe) -> String {
+    let payload = std::panic::catch_unwind(f).unwrap_err();
+    payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap()
+}
+
+#[test]
+fn a_test_command_that_fails_is_for_the_test_to_judge() {
+    let cmd = sh("echo out; echo err >&2; exit 3");
+    let out = testing::run(&cmd);
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(
+        testing::report(&cmd, &out),
+        "`sh -c 'echo out; echo err >&2; exit 3'` (in /): exit status 3\n\
+         --- stdout ---\nout\n--- stderr ---\nerr\n"
+    );
+}
+
+/// Found when a test's `std::process::Command` with no deadline hung `make test`.
+#[test]
+fn a_test_command_that_hangs_fails_the_test() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("grandchild.pid");
+    let script = format!("sleep 300 & echo $! > {}; echo started; wait", pidfile.display());
+    let start = Instant::now();
+    let message = panic_message(|| {
+        testing::run(&sh(&script).timeout(Duration::from_millis(300)));
+    });
+    assert!(start.elapsed() < Duration::from_secs(10));
+    assert!(
+        message.contains("timed out after 0s and was killed\n--- stdout ---\nstarted\n"),
+        "{message}"
+    );
+    assert_gone(std::fs::read_to_string(&pidfile).unwrap().trim().parse().unwrap());
+}
+
+#[test]
+fn a_test_command_whose_output_was_cut_fails_the_test() {
+    let message = panic_message(|| {
+        testing::run(&sh("seq 1 1000").capture_limit(21));
+    });
+    assert!(
+        message.contains(
+            "exit status 0\n(output past the capture limit: the first 3872 bytes of stdout were dropped)"
+        ),
+        "{message}"
+    );
+}
+
+#[test]
+fn an_interactive_child_answers_and_its_group_dies_with_the_guard() {
+    use std::io::{BufRead, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("grandchild.pid");
+    let script = format!("sleep 300 & echo $! > {}; cat", pidfile.display());
+    let mut child = testing::Interactive::start(&sh(&script));
+    let mut stdin = child.take_stdin();
+    let mut stdout = std::io::BufReader::new(child.take_stdout());
+    writeln!(stdin, "hello").unwrap();
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    assert_eq!(line, "hello\n");
+    assert!(!child.timed_out());
+    drop(child);
+    assert_gone(std::fs::read_to_string(&pidfile).unwrap().trim().parse().unwrap());
+}
+
+#[test]
+fn an_interactive_child_is_killed_at_its_deadline() {
+    let mut child = testing::Interactive::start(&sh("cat").timeout(Duration::from_millis(300)));
+    let _stdin = child.take_stdin();
+    let start = Instant::now();
+    let mut rest = String::new();
+    // cat waits for its stdin, which stays open: only the deadline ends its stdout.
+    child.take_stdout().read_to_string(&mut rest).unwrap();
+    assert!(start.elapsed() < Duration::from_secs(10));
+    assert!(child.timed_out());
 }

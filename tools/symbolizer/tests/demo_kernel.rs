@@ -7,10 +7,11 @@
 //! and says so.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
 use qemu::{Guest, Outcome};
+use subprocess::Command;
+use subprocess::testing::{report, run};
 
 use kbuild::testing::env_path as var;
 
@@ -48,17 +49,18 @@ fn boot_and_load(obj: &Path, module_dir: &Path, modules: &[&str]) -> (tempfile::
     (dir, boot.log)
 }
 
+/// `decode-stacktrace`, run from the manifest's directory.
+fn decode_stacktrace() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_decode-stacktrace"), Path::new(env!("CARGO_MANIFEST_DIR")))
+        .timeout(Duration::from_secs(120))
+}
+
 fn decode(obj: &Path, src: &Path, modules: &Path, log: &Path) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_decode-stacktrace"))
-        .arg(obj.join("vmlinux"))
-        .arg(src)
-        .arg(modules)
-        .arg("--log")
-        .arg(log)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
+    let cmd =
+        decode_stacktrace().arg(obj.join("vmlinux")).arg(src).arg(modules).arg("--log").arg(log);
+    let out = run(&cmd);
+    assert!(out.status.success(), "{}", report(&cmd, &out));
+    out.stdout
 }
 
 /// Regression test for demo-kernel/patches/0001 (found by loading rust_oops_long): a module
@@ -160,18 +162,17 @@ fn a_missing_module_keeps_its_frames_and_says_so() {
     let empty = tempfile::tempdir().unwrap();
     let log = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../oops/tests/fixtures/rust-oops-null-then-panic.log");
-    let out = Command::new(env!("CARGO_BIN_EXE_decode-stacktrace"))
+    let cmd = decode_stacktrace()
         .arg(obj.join("vmlinux"))
         .arg("/nonexistent")
         .arg(empty.path())
         .arg("--log")
-        .arg(&log)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let stderr = String::from_utf8_lossy(&out.stderr);
+        .arg(&log);
+    let out = run(&cmd);
+    assert!(out.status.success(), "{}", report(&cmd, &out));
+    let stderr = &out.stderr;
     assert!(stderr.contains("decode-stacktrace: warning: no rust_oops_null.ko in the modules directory: frames of module rust_oops_null keep their kernel names"), "{stderr}");
-    let decoded = String::from_utf8_lossy(&out.stdout);
+    let decoded = &out.stdout;
     // Names are still demangled; without the .ko there is no location.
     assert!(
         decoded.contains(
@@ -185,12 +186,9 @@ fn a_missing_module_keeps_its_frames_and_says_so() {
 
 #[test]
 fn not_an_elf_file_is_named() {
-    let out = Command::new(env!("CARGO_BIN_EXE_decode-stacktrace"))
-        .arg("/etc/hostname")
-        .output()
-        .unwrap();
+    let out = run(&decode_stacktrace().arg("/etc/hostname"));
     assert_eq!(out.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = &out.stderr;
     assert!(
         stderr.starts_with("decode-stacktrace: error: cannot read /etc/hostname: "),
         "{stderr}"

@@ -2,11 +2,19 @@
 //! what is wrong and what to run.
 
 use std::fs;
-use std::process::Command;
+use std::path::Path;
+use std::time::Duration;
 
+use subprocess::Command;
+
+/// The status and stderr of `workbench` with `args`, run from the manifest's directory; apt
+/// (of `a_suite_the_mirror_does_not_have`) may take a while to find out.
 fn workbench(args: &[&std::ffi::OsStr]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_workbench")).args(args).output().unwrap();
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stderr).into_owned())
+    let cmd = Command::new(env!("CARGO_BIN_EXE_workbench"), Path::new(env!("CARGO_MANIFEST_DIR")))
+        .args(args)
+        .timeout(Duration::from_secs(300));
+    let out = subprocess::testing::run(&cmd);
+    (out.status.code().unwrap_or(-1), out.stderr)
 }
 
 #[test]

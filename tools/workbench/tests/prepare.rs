@@ -4,7 +4,10 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::time::Duration;
+
+use subprocess::Command;
+use subprocess::testing::{report, run};
 
 use workbench::WorkbenchError;
 use workbench::srctree::{Prepared, prepare};
@@ -41,12 +44,11 @@ impl Fixture {
         fs::write(top.join("Kbuild"), "").unwrap();
         fs::write(top.join("hello.c"), "// SPDX-License-Identifier: GPL-2.0\nint x = 1;\nint y;\n")
             .unwrap();
-        let status = Command::new("tar")
+        let tar = Command::new("tar", &root)
             .args(["-cJf", "linux.tar.xz", "linux-source-6.12"])
-            .current_dir(&root)
-            .status()
-            .unwrap();
-        assert!(status.success());
+            .timeout(Duration::from_secs(60));
+        let out = run(&tar);
+        assert!(out.status.success(), "{}", report(&tar, &out));
         fs::write(root.join("demo.config"), "CONFIG_RUST=y\n").unwrap();
         let fixture = Fixture { _dir: dir, root };
         fixture.set_patches(patches);

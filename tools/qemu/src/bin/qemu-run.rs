@@ -36,9 +36,13 @@ struct Args {
     /// Accelerator.
     #[arg(long, value_enum, default_value_t = Accel::Auto)]
     accel: Accel,
-    /// Directory for the initramfs and the console log (default: a new temporary directory).
+    /// Directory for the initramfs and the console log, kept (default: a new temporary
+    /// directory, removed at the end unless --keep).
     #[arg(long)]
     out_dir: Option<PathBuf>,
+    /// Keep the temporary directory (initramfs and console log) and say where it is.
+    #[arg(long, conflicts_with = "out_dir")]
+    keep: bool,
     /// The statically linked busybox to use.
     #[arg(long, default_value = "/bin/busybox")]
     busybox: PathBuf,
@@ -66,17 +70,28 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    // A temporary directory is removed when `temp` drops, on every way out of this function,
+    // unless the user asked to keep it.
+    let mut temp = None;
     let out_dir = match &args.out_dir {
         Some(dir) => {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create {}", dir.display()))?;
             dir.clone()
         }
-        None => tempfile::Builder::new()
-            .prefix("qemu-run-")
-            .tempdir()
-            .context("cannot create a temporary directory")?
-            .keep(),
+        None => {
+            let dir = tempfile::Builder::new()
+                .prefix("qemu-run-")
+                .tempdir()
+                .context("cannot create a temporary directory")?;
+            if args.keep {
+                let path = dir.keep();
+                eprintln!("qemu-run: keeping the initramfs and console log in {}", path.display());
+                path
+            } else {
+                temp.insert(dir).path().to_owned()
+            }
+        }
     };
     let guest = Guest {
         busybox: args.busybox.clone(),
@@ -121,13 +136,18 @@ fn run(args: &Args) -> anyhow::Result<ExitCode> {
             println!("{note}");
         }
         print!("{}", boot.transcript(&args.steps, ""));
-        println!("console log: {}", boot.log.display());
+        if temp.is_none() {
+            println!("console log: {}", boot.log.display());
+        }
     }
     if outcome == Outcome::Completed {
         Ok(ExitCode::SUCCESS)
     } else {
         eprintln!("qemu-run: {}", boot.describe());
         eprintln!("{}", subprocess::format_tail(&boot.tail).trim_start());
+        if temp.is_some() {
+            eprintln!("qemu-run: the console log is removed; --keep or --out-dir keeps it");
+        }
         Ok(ExitCode::FAILURE)
     }
 }

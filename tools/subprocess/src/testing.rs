@@ -1,0 +1,123 @@
+//! For the suite's tests: [`run`], a command whose failure to run shows everything, and
+//! [`Interactive`], a child a test talks to (a language server) that a deadline and a guard end.
+//! Both keep the module's promise: the child's process group never outlives the test.
+
+use std::process::{Child, ChildStdin, ChildStdout, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::thread;
+
+use nix::sys::signal::Signal;
+use nix::unistd::Pid;
+
+use crate::{Command, Output, describe_status, format_dropped, kill_group};
+
+/// Runs `cmd` to its end or its deadline (set with [`Command::timeout`]; its process group is
+/// killed either way) and returns what it left. A non-zero exit is for the test to judge, with
+/// [`report`] as the message.
+///
+/// # Panics
+///
+/// When the command cannot start, misses its deadline or its first-output deadline, or printed
+/// more than its capture limit: a hang fails the test instead of blocking it, and a test reads
+/// whole output.
+pub fn run(cmd: &Command) -> Output {
+    let out = cmd.run().unwrap_or_else(|e| panic!("{e}"));
+    assert!(!out.timed_out && !out.silent && !out.truncated(), "{}", report(cmd, &out));
+    out
+}
+
+/// A test's failure message: the command, its directory, how it ended, what the capture limit
+/// dropped, its stdout and its stderr.
+pub fn report(cmd: &Command, out: &Output) -> String {
+    let ended = if out.silent {
+        format!(
+            "printed nothing within {}s and was killed",
+            cmd.first_output_timeout.unwrap_or_default().as_secs()
+        )
+    } else if out.timed_out {
+        format!("timed out after {}s and was killed", cmd.timeout.as_secs())
+    } else {
+        describe_status(out.status)
+    };
+    format!(
+        "`{cmd}` (in {}): {ended}{}\n--- stdout ---\n{}--- stderr ---\n{}",
+        cmd.cwd.display(),
+        format_dropped(out.stdout_dropped, out.stderr_dropped),
+        out.stdout,
+        out.stderr
+    )
+}
+
+/// A child with piped stdin and stdout (stderr is discarded) in its own process group, which is
+/// killed when the command's deadline passes and when this drops.
+pub struct Interactive {
+    child: Child,
+    timed_out: Arc<AtomicBool>,
+    /// Dropping the sender wakes the watchdog, which then ends.
+    watchdog: Option<(mpsc::Sender<()>, thread::JoinHandle<()>)>,
+}
+
+impl Interactive {
+    /// Starts `cmd`; its deadline counts from now.
+    ///
+    /// # Panics
+    ///
+    /// When the command cannot start.
+    pub fn start(cmd: &Command) -> Interactive {
+        let child = cmd
+            .std_command()
+            .stdin(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{}", cmd.spawn_error(e)));
+        let group = Pid::from_raw(child.id() as i32);
+        let timed_out = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = mpsc::channel::<()>();
+        let (flag, timeout) = (timed_out.clone(), cmd.timeout);
+        // The group cannot be another's while the watchdog runs: the child is reaped only after
+        // it has ended.
+        let watchdog = thread::spawn(move || {
+            if rx.recv_timeout(timeout) == Err(mpsc::RecvTimeoutError::Timeout) {
+                flag.store(true, Ordering::SeqCst);
+                kill_group(group, Signal::SIGKILL);
+            }
+        });
+        Interactive { child, timed_out, watchdog: Some((tx, watchdog)) }
+    }
+
+    /// The child's stdin (once).
+    ///
+    /// # Panics
+    ///
+    /// When it was taken before.
+    pub fn take_stdin(&mut self) -> ChildStdin {
+        self.child.stdin.take().expect("stdin was taken before")
+    }
+
+    /// The child's stdout (once); it ends when the group is killed.
+    ///
+    /// # Panics
+    ///
+    /// When it was taken before.
+    pub fn take_stdout(&mut self) -> ChildStdout {
+        self.child.stdout.take().expect("stdout was taken before")
+    }
+
+    /// Whether the deadline passed and the group was killed.
+    pub fn timed_out(&self) -> bool {
+        self.timed_out.load(Ordering::SeqCst)
+    }
+}
+
+impl Drop for Interactive {
+    fn drop(&mut self) {
+        if let Some((tx, watchdog)) = self.watchdog.take() {
+            drop(tx);
+            let _ = watchdog.join();
+        }
+        kill_group(Pid::from_raw(self.child.id() as i32), Signal::SIGKILL);
+        let _ = self.child.wait();
+    }
+}
