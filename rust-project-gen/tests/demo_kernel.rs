@@ -6,20 +6,13 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 use std::time::Duration;
 
-use common::run;
+use common::{run, sysroot};
 use rust_project_gen::rust_analyzer::{KNOWN_BUGS, KnownBug};
 
 use kbuild::testing::env_path as var;
-
-fn sysroot() -> PathBuf {
-    let out = Command::new("rustc").args(["--print", "sysroot"]).output().unwrap();
-    assert!(out.status.success());
-    PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())
-}
 
 /// Generates into `out_dir` (kbuild's argument order) and returns the file's JSON.
 fn generate(exttree: Option<&Path>, out_dir: &Path) -> serde_json::Value {

@@ -134,11 +134,6 @@ fn std_command_is_told_apart_from_ours() {
 const STD_COMMAND_ALLOWED: &[(&str, &str)] = &[
     ("tools/tidy/tests/tidy.rs", "names each spelling it refuses, in its own tests"),
     (
-        "rust-project-gen/tests/demo_kernel.rs",
-        "another change is editing this file; its `rustc --print sysroot` is to become \
-         `common::sysroot()` once that lands",
-    ),
-    (
         "docs-site/tests/browser.rs",
         "docs-site is being edited elsewhere; `docs-site serve` and chromium are to run as \
          `subprocess::testing::Interactive`",

@@ -1,3 +1,5 @@
+//! `suite`: the tools' result lines, the reuse of results, rust-analyzer's verdict.
+
 use super::*;
 
 #[test]
