@@ -83,6 +83,10 @@ pub struct Project {
     pub warnings: Vec<String>,
     /// Crates left out because kbuild generated their root (the KUnit doctests).
     pub generated: Vec<String>,
+    /// The kernel's own builds of sysroot crates (`core`): name → (edition, cfgs).
+    pub sysroot_builds: BTreeMap<String, (String, Vec<String>)>,
+    /// Crates left out because they are `make rusttest`'s host builds, by kbuild target.
+    pub rusttest: Vec<String>,
 }
 
 /// Normalises `path` lexically (`a/./b/../c` → `a/c`), joined onto `base` when relative.
@@ -140,7 +144,17 @@ pub fn build_project(
             if Path::new(&build.target).is_absolute() { &layout.objtree } else { &build_tree };
         let root = resolve(rustc_dir, &inv.root);
         if root.starts_with(&layout.sysroot_src) {
-            // The kernel's own build of `core` (or `alloc`): rust-analyzer's sysroot stands in.
+            // The kernel's own build of `core` (or `alloc`): rust-analyzer's sysroot stands in,
+            // with this build's edition and cfgs.
+            project
+                .sysroot_builds
+                .insert(inv.crate_name.clone(), (inv.edition.clone(), inv.cfgs.clone()));
+            continue;
+        }
+        if inv.is_rusttest() {
+            // `make rusttest`'s host builds of the kernel's crates: a second `kernel` would
+            // double what rust-analyzer loads, for code no module builds against.
+            project.rusttest.push(build.target.clone());
             continue;
         }
         if generated_by_kbuild(&root, exists) {

@@ -2,7 +2,7 @@
 //! graph. Field order and sorted maps make the output deterministic.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -16,6 +16,11 @@ pub struct ProjectJson {
     pub sysroot: PathBuf,
     /// Its crates' sources; rust-analyzer loads `core`, `alloc`, `std`, `proc_macro` from here.
     pub sysroot_src: PathBuf,
+    /// The sysroot crates, when rust-analyzer takes them from the file: only those the kernel
+    /// and its host crates use, with none of `std`'s own dependencies (which rust-analyzer
+    /// would otherwise load through the sources' `Cargo.toml`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sysroot_project: Option<SysrootProjectJson>,
     /// Shared cfg lists, by name.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub cfg_groups: BTreeMap<String, Vec<String>>,
@@ -24,6 +29,62 @@ pub struct ProjectJson {
     /// Commands rust-analyzer runs for a crate's `build.label`: the flycheck on save.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub runnables: Vec<RunnableJson>,
+}
+
+/// The sysroot as a project of its own.
+#[derive(Serialize, Debug)]
+pub struct SysrootProjectJson {
+    /// The toolchain's sysroot.
+    pub sysroot: PathBuf,
+    /// Its crates' sources.
+    pub sysroot_src: PathBuf,
+    /// `core`, `alloc`, `std`, `proc_macro`.
+    pub crates: Vec<CrateJson>,
+}
+
+/// The sysroot crates the file lists, with their dependencies among them, in order. `core` is
+/// what makes rust-analyzer find the inherent methods of primitive types, as a sysroot crate
+/// (an ordinary crate named `core`, as upstream's script lists it, does not).
+const SYSROOT_PROJECT: &[(&str, &[&str])] = &[
+    ("core", &[]),
+    ("alloc", &["core"]),
+    ("std", &["core", "alloc"]),
+    ("proc_macro", &["core", "std"]),
+];
+
+fn sysroot_project(project: &Project, sysroot: &Path, sysroot_src: &Path) -> SysrootProjectJson {
+    // The edition and cfgs of the kernel's own `core` build, for all of them (kbuild builds
+    // `core` with the edition the toolchain's library has); 2021 when the tree has none.
+    let (edition, core_cfgs) = project
+        .sysroot_builds
+        .get("core")
+        .cloned()
+        .unwrap_or_else(|| ("2021".to_owned(), Vec::new()));
+    let crates = SYSROOT_PROJECT
+        .iter()
+        .map(|(name, deps)| CrateJson {
+            display_name: (*name).to_owned(),
+            root_module: sysroot_src.join(name).join("src/lib.rs"),
+            edition: edition.clone(),
+            deps: deps
+                .iter()
+                .map(|dep| DepJson {
+                    krate: SYSROOT_PROJECT.iter().position(|(n, _)| n == dep).unwrap_or(0),
+                    name: (*dep).to_owned(),
+                })
+                .collect(),
+            cfg_groups: Vec::new(),
+            cfg: if *name == "core" { core_cfgs.clone() } else { Vec::new() },
+            env: BTreeMap::new(),
+            is_workspace_member: false,
+            is_proc_macro: false,
+            proc_macro_dylib_path: None,
+            source: None,
+            crate_attrs: Vec::new(),
+            build: None,
+        })
+        .collect();
+    SysrootProjectJson { sysroot: sysroot.to_owned(), sysroot_src: sysroot_src.to_owned(), crates }
 }
 
 /// A command rust-analyzer runs, `{label}` replaced by a crate's build label.
@@ -167,6 +228,9 @@ pub fn to_json(
         })
         .collect();
     ProjectJson {
+        sysroot_project: features
+            .sysroot_project
+            .then(|| sysroot_project(project, &sysroot, &sysroot_src)),
         sysroot,
         sysroot_src,
         cfg_groups: if features.cfg_groups { project.cfg_groups.clone() } else { BTreeMap::new() },

@@ -9,11 +9,16 @@ pub struct Features {
     /// `crate_attrs` (2025-12-22 and later): `-Zcrate-attr=no_std`, so that modules cannot
     /// silently use `std`.
     pub crate_attrs: bool,
+    /// `sysroot_project` (2025-03-03 and later): the sysroot crates listed in the file, so that
+    /// rust-analyzer loads `core`, `alloc`, `std` and `proc_macro` and not `std`'s own
+    /// dependencies (about a third less memory on the demo trees).
+    pub sysroot_project: bool,
 }
 
 impl Features {
     /// Everything, for a current rust-analyzer.
-    pub const ALL: Features = Features { cfg_groups: true, crate_attrs: true };
+    pub const ALL: Features =
+        Features { cfg_groups: true, crate_attrs: true, sysroot_project: true };
 }
 
 /// The build date in `rust-analyzer --version` output, such as
@@ -33,9 +38,11 @@ pub fn build_date(version: &str) -> Option<(u32, u32, u32)> {
 /// the date cannot be read (a development build).
 pub fn features(version: &str) -> Features {
     match build_date(version) {
-        Some(date) => {
-            Features { cfg_groups: date >= (2024, 8, 12), crate_attrs: date >= (2025, 12, 22) }
-        }
+        Some(date) => Features {
+            cfg_groups: date >= (2024, 8, 12),
+            crate_attrs: date >= (2025, 12, 22),
+            sysroot_project: date >= (2025, 3, 3),
+        },
         None => Features::ALL,
     }
 }
@@ -85,11 +92,15 @@ mod tests {
         assert_eq!(features("rust-analyzer 1.95.0 (5980761 2026-04-14)"), Features::ALL);
         assert_eq!(
             features("rust-analyzer 1.85.0 (4d91de4 2025-02-17)"),
-            Features { cfg_groups: true, crate_attrs: false }
+            Features { cfg_groups: true, crate_attrs: false, sysroot_project: false }
+        );
+        assert_eq!(
+            features("rust-analyzer 1.87.0 (17067e9 2025-05-09)"),
+            Features { cfg_groups: true, crate_attrs: false, sysroot_project: true }
         );
         assert_eq!(
             features("rust-analyzer 1.78.0 (9b00956 2024-04-29)"),
-            Features { cfg_groups: false, crate_attrs: false }
+            Features { cfg_groups: false, crate_attrs: false, sysroot_project: false }
         );
         assert_eq!(features("rust-analyzer 0.0.0 (dev)"), Features::ALL);
         assert_eq!(

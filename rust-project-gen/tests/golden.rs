@@ -41,9 +41,13 @@ fn mainline_objtree() {
 fn demo_objtree_for_an_older_rust_analyzer() {
     let f = Fixture::new("demo");
     let output = rust_project_gen::generate(&trees(&f)).unwrap();
-    let old = Features { cfg_groups: false, crate_attrs: false };
+    let old = Features { cfg_groups: false, crate_attrs: false, sysroot_project: false };
     let text = f.normalise(&output.text(old, None));
-    assert!(!text.contains("cfg_groups") && !text.contains("crate_attrs"));
+    assert!(
+        !text.contains("cfg_groups")
+            && !text.contains("crate_attrs")
+            && !text.contains("sysroot_project")
+    );
     let json: serde_json::Value = serde_json::from_str(&text).unwrap();
     let kernel =
         json["crates"].as_array().unwrap().iter().find(|c| c["display_name"] == "kernel").unwrap();

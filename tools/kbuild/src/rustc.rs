@@ -58,6 +58,8 @@ pub struct RustcInvocation {
     pub externs: Vec<String>,
     /// `-Zcrate-attr` values (`no_std`, `feature(...)`).
     pub crate_attrs: Vec<String>,
+    /// `--test`: a test harness (kbuild's `make rusttest`).
+    pub test: bool,
     /// `--cap-lints`: kbuild builds the third-party crates it vendors (`syn`, `zerocopy`) with
     /// `--cap-lints=allow`, since their warnings are not the kernel's to fix.
     pub cap_lints: Option<String>,
@@ -210,6 +212,7 @@ fn parse_args(words: &[String]) -> Result<RustcInvocation, RustcError> {
             }
             "--target" => inv.target = Some(value),
             "--cap-lints" => inv.cap_lints = Some(value),
+            "--test" => inv.test = true,
             "--emit" => {
                 for part in value.split(',') {
                     let (kind, path) = part.split_once('=').unwrap_or((part, ""));
@@ -257,6 +260,13 @@ impl RustcInvocation {
     /// capped to `allow` (rust/Makefile's `--cap-lints=allow` for `syn`, `zerocopy`...).
     pub fn is_vendored(&self) -> bool {
         self.cap_lints.as_deref() == Some("allow")
+    }
+
+    /// Whether this is a build of `make rusttest`: the kernel's crates again, for the host, as a
+    /// test harness (`--test`) or as a library for one (`--cfg testlib`). No kernel code runs
+    /// it; the tools leave it out.
+    pub fn is_rusttest(&self) -> bool {
+        self.test || self.cfgs.iter().any(|c| c == "testlib")
     }
 
     /// Whether this is kernel code (built for the kernel's target) rather than host code.

@@ -48,6 +48,7 @@ fn kernel_crate() {
                     "uapi",
                 ],
                 crate_attrs: [],
+                test: false,
                 cap_lints: None,
                 target: Some(
                     "./scripts/target.json",
@@ -135,6 +136,7 @@ fn sample_module_with_crate_attrs_and_objtool_after() {
                     "no_std",
                     "feature(arbitrary_self_types,lint_reasons)",
                 ],
+                test: false,
                 cap_lints: None,
                 target: Some(
                     "./scripts/target.json",
@@ -195,6 +197,7 @@ fn host_proc_macro() {
                     "proc_macro",
                 ],
                 crate_attrs: [],
+                test: false,
                 cap_lints: None,
                 target: None,
                 emits: [
@@ -281,6 +284,7 @@ fn bad_invocations_are_named() {
                 ],
                 externs: [],
                 crate_attrs: [],
+                test: false,
                 cap_lints: None,
                 target: None,
                 emits: [],
@@ -329,6 +333,7 @@ fn non_ascii_after_a_single_dash() {
                 response_files: [],
                 externs: [],
                 crate_attrs: [],
+                test: false,
                 cap_lints: None,
                 target: None,
                 emits: [],
@@ -404,4 +409,19 @@ fn vendored_crate_has_its_lints_capped() {
     assert_eq!(inv.cap_lints.as_deref(), Some("warn"));
     assert!(!inv.is_vendored(), "only `allow` says the lints are not ours");
     assert!(!find_rustc("rustc /src/rust/kernel/lib.rs").unwrap().unwrap().is_vendored());
+}
+
+#[test]
+fn rusttest_builds_are_recognised() {
+    // 6.12.118's .rusttest-kernel.cmd and .rusttestlib-kernel.cmd, shortened.
+    let harness = "rustc --test --edition=2021 --cfg CONFIG_RUST --extern ffi --extern macros \
+                   --out-dir ./rust/test -L./rust/test --crate-name kernel /src/rust/kernel/lib.rs";
+    let inv = find_rustc(harness).unwrap().unwrap();
+    assert!(inv.test && inv.is_rusttest());
+    let lib = "rustc --edition=2021 --cfg testlib --crate-type rlib --out-dir ./rust/test \
+               --crate-name kernel /src/rust/kernel/lib.rs";
+    assert!(find_rustc(lib).unwrap().unwrap().is_rusttest());
+    let kernel = "rustc --edition=2021 --target=./scripts/target.json --crate-type rlib \
+                  --crate-name kernel /src/rust/kernel/lib.rs";
+    assert!(!find_rustc(kernel).unwrap().unwrap().is_rusttest());
 }
