@@ -16,9 +16,9 @@ pub struct ProjectJson {
     pub sysroot: PathBuf,
     /// Its crates' sources; rust-analyzer loads `core`, `alloc`, `std`, `proc_macro` from here.
     pub sysroot_src: PathBuf,
-    /// The sysroot crates, when rust-analyzer takes them from the file: only those the kernel
-    /// and its host crates use, with none of `std`'s own dependencies (which rust-analyzer
-    /// would otherwise load through the sources' `Cargo.toml`).
+    /// The sysroot crates, when rust-analyzer takes them from the file: `core`, `alloc`, `std`
+    /// and `proc_macro`, and none of `std`'s own dependencies (rust-analyzer otherwise reads
+    /// them all from the sources' `Cargo.toml`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sysroot_project: Option<SysrootProjectJson>,
     /// Shared cfg lists, by name.
@@ -42,46 +42,54 @@ pub struct SysrootProjectJson {
     pub crates: Vec<CrateJson>,
 }
 
-/// The sysroot crates the file lists, with their dependencies among them, in order. `core` is
-/// what makes rust-analyzer find the inherent methods of primitive types, as a sysroot crate
-/// (an ordinary crate named `core`, as upstream's script lists it, does not).
-const SYSROOT_PROJECT: &[(&str, &[&str])] = &[
-    ("core", &[]),
-    ("alloc", &["core"]),
-    ("std", &["core", "alloc"]),
-    ("proc_macro", &["core", "std"]),
-];
+/// The sysroot the file lists, each crate with its dependencies among them (indices): `core`
+/// (as a sysroot crate it is what makes rust-analyzer find the inherent methods of primitive
+/// types; an ordinary crate named `core`, as upstream's script lists it, does not), `alloc`,
+/// and for host crates `std` and `proc_macro`. Not `test`, nor any of `std`'s own dependencies.
+/// (`std` cannot be given to host crates only: as an ordinary crate it does not see `alloc`.)
+const SYSROOT_PROJECT: &[(&str, &[usize])] =
+    &[("core", &[]), ("alloc", &[0]), ("std", &[0, 1]), ("proc_macro", &[0, 2])];
 
-fn sysroot_project(project: &Project, sysroot: &Path, sysroot_src: &Path) -> SysrootProjectJson {
-    // The edition and cfgs of the kernel's own `core` build, for all of them (kbuild builds
-    // `core` with the edition the toolchain's library has); 2021 when the tree has none.
+/// A crate of the Rust library, from `sysroot_src`, with the edition and cfgs of the kernel's
+/// own `core` build (kbuild builds `core` with the edition the toolchain's library has); 2021
+/// when the tree has none.
+fn library_crate(
+    name: &str,
+    deps: Vec<DepJson>,
+    project: &Project,
+    sysroot_src: &Path,
+) -> CrateJson {
     let (edition, core_cfgs) = project
         .sysroot_builds
         .get("core")
         .cloned()
         .unwrap_or_else(|| ("2021".to_owned(), Vec::new()));
+    CrateJson {
+        display_name: name.to_owned(),
+        root_module: sysroot_src.join(name).join("src/lib.rs"),
+        edition,
+        deps,
+        cfg_groups: Vec::new(),
+        cfg: if name == "core" { core_cfgs } else { Vec::new() },
+        env: BTreeMap::new(),
+        is_workspace_member: false,
+        is_proc_macro: false,
+        proc_macro_dylib_path: None,
+        source: None,
+        crate_attrs: Vec::new(),
+        build: None,
+    }
+}
+
+fn sysroot_project(project: &Project, sysroot: &Path, sysroot_src: &Path) -> SysrootProjectJson {
     let crates = SYSROOT_PROJECT
         .iter()
-        .map(|(name, deps)| CrateJson {
-            display_name: (*name).to_owned(),
-            root_module: sysroot_src.join(name).join("src/lib.rs"),
-            edition: edition.clone(),
-            deps: deps
+        .map(|(name, deps)| {
+            let deps = deps
                 .iter()
-                .map(|dep| DepJson {
-                    krate: SYSROOT_PROJECT.iter().position(|(n, _)| n == dep).unwrap_or(0),
-                    name: (*dep).to_owned(),
-                })
-                .collect(),
-            cfg_groups: Vec::new(),
-            cfg: if *name == "core" { core_cfgs.clone() } else { Vec::new() },
-            env: BTreeMap::new(),
-            is_workspace_member: false,
-            is_proc_macro: false,
-            proc_macro_dylib_path: None,
-            source: None,
-            crate_attrs: Vec::new(),
-            build: None,
+                .map(|&i| DepJson { krate: i, name: SYSROOT_PROJECT[i].0.to_owned() })
+                .collect();
+            library_crate(name, deps, project, sysroot_src)
         })
         .collect();
     SysrootProjectJson { sysroot: sysroot.to_owned(), sysroot_src: sysroot_src.to_owned(), crates }

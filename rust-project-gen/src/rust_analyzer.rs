@@ -10,8 +10,8 @@ pub struct Features {
     /// silently use `std`.
     pub crate_attrs: bool,
     /// `sysroot_project` (2025-03-03 and later): the sysroot crates listed in the file, so that
-    /// rust-analyzer loads `core`, `alloc`, `std` and `proc_macro` and not `std`'s own
-    /// dependencies (about a third less memory on the demo trees).
+    /// rust-analyzer loads `core`, `alloc`, `std` and `proc_macro`, and none of `std`'s own
+    /// dependencies.
     pub sysroot_project: bool,
 }
 
