@@ -113,7 +113,7 @@ pub fn generate(options: &Options) -> Result<Summary, GenerateError> {
     }
     for b in scan.builds {
         let kind = if b.target.starts_with("rust/") { Kind::Kernel } else { Kind::Module };
-        builds.push((objtree.path.clone(), b, kind));
+        builds.push((b.working_dir(&objtree.path), b, kind));
     }
     for dir in &options.extmod_dirs {
         let scan = kbuild::scan_rust_builds(dir)
@@ -121,8 +121,8 @@ pub fn generate(options: &Options) -> Result<Summary, GenerateError> {
         problems
             .extend(scan.problems.iter().map(|p| format!("{}: {}", p.path.display(), p.message)));
         for b in scan.builds {
-            // kbuild runs an external module's rustc in the objtree too (`make O= M=`).
-            builds.push((objtree.path.clone(), b, Kind::External));
+            // In the objtree before Linux 6.13, in the module's folder since.
+            builds.push((b.working_dir(&objtree.path), b, Kind::External));
         }
     }
     step.done(&format!("{} rustc invocations", builds.len()));

@@ -20,6 +20,28 @@ pub struct RustBuild {
     pub invocation: RustcInvocation,
 }
 
+impl RustBuild {
+    /// The directory kbuild ran rustc in, which the invocation's relative paths (its root,
+    /// `--target=./scripts/target.json`, `-L./rust`) are relative to.
+    ///
+    /// kbuild names each target relative to the directory it runs in, so a relative target
+    /// (`rust/kernel.o`, read from `<objtree>/rust/.kernel.o.cmd`) says that directory: the
+    /// `.cmd` file's folder less the target's own folders. That is the objtree for the kernel's
+    /// crates and, since Linux 6.13 (kbuild changes into `M=` for an external module), an
+    /// external module's folder (`rust_oops_null.o`, whose root is `rust_oops_null.rs`). Before
+    /// 6.13, `make O= M=` ran in the objtree and named an external module's target and files by
+    /// absolute paths: an absolute target means `objtree`.
+    pub fn working_dir(&self, objtree: &Path) -> PathBuf {
+        let target = Path::new(&self.target);
+        if target.is_absolute() {
+            return objtree.to_owned();
+        }
+        let depth = target.parent().map_or(0, |p| p.components().count());
+        let dir = self.cmd_file.parent().unwrap_or(Path::new("/"));
+        dir.ancestors().nth(depth).unwrap_or(dir).to_owned()
+    }
+}
+
 /// A `.cmd` file that looked like a rustc invocation but could not be used.
 #[derive(Clone, Debug)]
 pub struct ScanProblem {
@@ -128,3 +150,6 @@ fn read_cmd_file(path: &Path, scan: &mut Scan) {
         Err(e) => scan.problems.push(problem(format!("saved command for {}: {e}", cmd.target))),
     }
 }
+
+#[cfg(test)]
+mod tests;
