@@ -485,7 +485,8 @@ fn doctest_results(
         .map_err(|e| GenerateError::Read { path: bzimage.to_owned(), error: e })?;
     let hash = format!("{:x}", Sha256::digest(&bytes));
     let dir = work.join("doctests");
-    let cached = dir.join(format!("{}.json", &hash[..16]));
+    // The results' format is part of the name: results read by an older parser are not reused.
+    let cached = dir.join(format!("{}-{}.json", &hash[..16], doctests::RESULTS_VERSION));
     if let Ok(text) = std::fs::read_to_string(&cached)
         && let Ok(results) = serde_json::from_str::<Results>(&text)
     {
@@ -512,9 +513,12 @@ fn doctest_results(
         }
     };
     step.done(&results.summary_line());
-    let text = serde_json::to_string_pretty(&results).expect("results serialize");
-    crate::write_atomically(&cached, text.as_bytes())
-        .map_err(|e| GenerateError::Read { path: cached.clone(), error: e })?;
+    if results.incomplete().is_none() {
+        // An incomplete run (a boot that ended early) is not kept: the next build boots again.
+        let text = serde_json::to_string_pretty(&results).expect("results serialize");
+        crate::write_atomically(&cached, text.as_bytes())
+            .map_err(|e| GenerateError::Read { path: cached.clone(), error: e })?;
+    }
     Ok(results)
 }
 
@@ -562,7 +566,17 @@ fn apply_doctests(site_dir: &Path, srctree: &Path, results: &Results) -> Result<
     let source_href = |t: &doctests::Doctest| {
         let rel = t.file.strip_prefix("rust/kernel/")?;
         let href = format!("src/kernel/{rel}.html");
-        site_dir.join(&href).is_file().then(|| format!("{href}#{}", t.line))
+        if !site_dir.join(&href).is_file() {
+            return None;
+        }
+        // An example in docs that a macro writes can have a line past the file's end (7.3's
+        // `rust/kernel/sizes.rs:142`, of 134 lines): the file, then, without a line.
+        let lines = std::fs::read_to_string(srctree.join(&t.file)).map_or(0, |s| s.lines().count());
+        Some(if (1..=lines).contains(&(t.line as usize)) {
+            format!("{href}#{}", t.line)
+        } else {
+            href
+        })
     };
     let page = doctests::results_page(results, &item_pages, &source_href);
     std::fs::write(site_dir.join("doctests.html"), page).map_err(io("cannot write", site_dir))
