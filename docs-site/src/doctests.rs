@@ -231,6 +231,8 @@ pub struct SrcLink {
     pub file: String,
     /// The span's first line.
     pub first: u32,
+    /// Its last line (the first, for a one-line span).
+    pub last: u32,
 }
 
 /// The `Source` links (`<a class="src ..." href="…/src/kernel/FILE.html#A-B">`) of a page of
@@ -252,13 +254,16 @@ pub fn src_links(page: &str, html: &str, krate: &str) -> Vec<SrcLink> {
         let Some(file) = path.split_once(&marker).map(|(_, f)| f.trim_end_matches(".html")) else {
             continue;
         };
-        let first = fragment.split('-').next().and_then(|n| n.parse().ok());
+        let mut lines = fragment.split('-').map(|n| n.parse::<u32>().ok());
+        let first = lines.next().flatten();
         if let Some(first) = first {
+            let last = lines.next().flatten().unwrap_or(first);
             links.push(SrcLink {
                 page: page.to_owned(),
                 offset: end,
                 file: file.to_owned(),
                 first,
+                last,
             });
         }
     }
@@ -266,7 +271,10 @@ pub fn src_links(page: &str, html: &str, krate: &str) -> Vec<SrcLink> {
 }
 
 /// Which `Source` link each doctest belongs to: the first span that starts after the example's
-/// line in the same file, or the file's module (the span that starts first) for a `//!` example
+/// line in the same file, or else the smallest span around it (an item a macro generates has
+/// the macro call's span, and rustdoc puts the example somewhere inside it: 7.3's
+/// `impl_genmask_fn!` in `bits.rs`), or the file's module (the span that starts first) for a
+/// `//!` example
 /// (`is_inner_doc` tells). Doctests of `rust/kernel/` only; `krate_dir` is `rust/kernel/`.
 pub fn place<'a>(
     tests: &'a [Doctest],
@@ -284,8 +292,22 @@ pub fn place<'a>(
         } else {
             same_file.clone().map(|l| l.first).filter(|f| *f > test.line).min()
         };
-        let Some(first) = first else { continue };
-        for link in same_file.filter(|l| l.first == first) {
+        let around = || {
+            same_file
+                .clone()
+                .filter(|l| l.first <= test.line && test.line <= l.last)
+                .min_by_key(|l| (l.last - l.first, l.first))
+                .map(|l| (l.first, l.last))
+        };
+        let (first, last) = match first {
+            Some(first) => (first, None),
+            None => match around() {
+                Some((first, last)) => (first, Some(last)),
+                None => continue,
+            },
+        };
+        for link in same_file.filter(|l| l.first == first && last.is_none_or(|last| l.last == last))
+        {
             placed.entry((link.page.clone(), link.offset)).or_default().push(test);
         }
     }

@@ -82,6 +82,9 @@ pub struct Known {
     pub link: &'static str,
     /// What is wrong in the source, and the fix.
     pub why: &'static str,
+    /// The kernels (`6.12`) whose documentation has it; `core`'s own mistakes are in every
+    /// kernel's, when `core` is documented.
+    pub kernels: &'static [&'static str],
 }
 
 /// The own broken links of the kernel 6.12 and 7.3 and core 1.95 documentation: no rewriting
@@ -92,73 +95,117 @@ pub const KNOWN_UPSTREAM: &[Known] = &[
         page: "kernel/str/trait.CStrExt.html",
         link: "#method.to_ascii_lowercase",
         why: CSTR_EXT,
+        kernels: ONLY_7_3,
     },
     Known {
         page: "kernel/str/trait.CStrExt.html",
         link: "#method.to_ascii_uppercase",
         why: CSTR_EXT,
+        kernels: ONLY_7_3,
     },
-    Known { page: "macros/index.html", link: "trait.ForLt.html", why: MACROS_FOR_LT },
-    Known { page: "macros/index.html", link: "trait.CovariantForLt.html", why: MACROS_FOR_LT },
-    Known { page: "macros/macro.ForLt.html", link: "trait.ForLt.html", why: MACROS_FOR_LT },
+    Known {
+        page: "macros/index.html",
+        link: "trait.ForLt.html",
+        why: MACROS_FOR_LT,
+        kernels: ONLY_7_3,
+    },
+    Known {
+        page: "macros/index.html",
+        link: "trait.CovariantForLt.html",
+        why: MACROS_FOR_LT,
+        kernels: ONLY_7_3,
+    },
+    Known {
+        page: "macros/macro.ForLt.html",
+        link: "trait.ForLt.html",
+        why: MACROS_FOR_LT,
+        kernels: ONLY_7_3,
+    },
     Known {
         page: "macros/macro.CovariantForLt.html",
         link: "trait.ForLt.html",
         why: MACROS_FOR_LT,
+        kernels: ONLY_7_3,
     },
     Known {
         page: "macros/macro.CovariantForLt.html",
         link: "trait.CovariantForLt.html",
         why: MACROS_FOR_LT,
+        kernels: ONLY_7_3,
     },
     Known {
         page: "macros/macro.CovariantForLt.html",
         link: "trait.CovariantForLt.html#method.cast_ref",
         why: MACROS_FOR_LT,
+        kernels: ONLY_7_3,
     },
     Known {
         page: "macros/index.html",
         link: "../kernel/fmt/struct.Adapter.html",
         why: MACROS_ADAPTER,
+        kernels: ONLY_7_3,
     },
     Known {
         page: "macros/macro.fmt.html",
         link: "../kernel/fmt/struct.Adapter.html",
         why: MACROS_ADAPTER,
+        kernels: ONLY_7_3,
     },
     Known {
         page: "macros/macro.module.html",
         link: "../kernel/trait.Module.html",
         why: "rust/macros/lib.rs:63 (7.3) links ../kernel/trait.Module.html; the trait is kernel::module::Module: ../kernel/module/trait.Module.html",
+        kernels: ONLY_7_3,
     },
     Known {
         page: "kernel/rbtree/struct.OccupiedEntry.html",
         link: "index.html#get_mut",
         why: "rust/kernel/rbtree.rs:1224 writes [`self#get_mut`] (the module, which has no get_mut) for [`Self::get_mut`]",
+        kernels: BOTH,
     },
     Known {
         page: "core/bstr/struct.ByteStr.html",
         link: "#method.to_ascii_lowercase",
         why: CORE_ASCII,
+        kernels: BOTH,
     },
     Known {
         page: "core/bstr/struct.ByteStr.html",
         link: "#method.to_ascii_uppercase",
         why: CORE_ASCII,
+        kernels: BOTH,
     },
     Known {
         page: "core/primitive.slice.html",
         link: "#method.to_ascii_lowercase",
         why: CORE_ASCII,
+        kernels: BOTH,
     },
     Known {
         page: "core/primitive.slice.html",
         link: "#method.to_ascii_uppercase",
         why: CORE_ASCII,
+        kernels: BOTH,
     },
-    Known { page: "core/primitive.str.html", link: "#method.to_ascii_lowercase", why: CORE_ASCII },
-    Known { page: "core/primitive.str.html", link: "#method.to_ascii_uppercase", why: CORE_ASCII },
+    Known {
+        page: "core/primitive.str.html",
+        link: "#method.to_ascii_lowercase",
+        why: CORE_ASCII,
+        kernels: BOTH,
+    },
+    Known {
+        page: "core/primitive.str.html",
+        link: "#method.to_ascii_uppercase",
+        why: CORE_ASCII,
+        kernels: BOTH,
+    },
 ];
+
+/// The demo kernels.
+const BOTH: &[&str] = &["6.12", "7.3"];
+
+/// The 7.3 demo kernel.
+const ONLY_7_3: &[&str] = &["7.3"];
 
 /// Why the 7.3 kernel crate's `CStrExt` page has two broken anchors.
 const CSTR_EXT: &str = "rust/kernel/str.rs:255,266 (7.3) link #method.to_ascii_lowercase/uppercase; they are required methods of the trait, whose anchors are #tymethod.to_ascii_lowercase/uppercase";

@@ -21,12 +21,14 @@ fn src_links_of_a_page() {
                 offset: 132,
                 file: "alloc/kvec.rs",
                 first: 120,
+                last: 120,
             },
             SrcLink {
                 page: "kernel/alloc/kvec/type.KVec.html",
                 offset: 255,
                 file: "alloc/kvec.rs",
                 first: 300,
+                last: 310,
             },
         ]
     "#]]
@@ -40,6 +42,7 @@ fn each_example_goes_to_the_item_after_it_or_to_its_module() {
         offset: 0,
         file: file.into(),
         first,
+        last: first + 5,
     };
     let links = vec![
         link("kernel/alloc/kvec/index.html", "alloc/kvec.rs", 3),
@@ -207,4 +210,43 @@ fn a_summary_that_disagrees_or_is_missing_makes_the_run_incomplete() {
             .incomplete()
             .unwrap(),
     );
+}
+
+#[test]
+fn an_example_in_a_macro_call_goes_to_the_items_the_call_makes() {
+    // 7.3's `rust/kernel/bits.rs`: `impl_genmask_fn!(u8, /// examples...)` at lines 179-205
+    // makes `genmask_u8` and `genmask_checked_u8`, whose `Source` is the call; rustdoc says the
+    // examples are at lines 186 and 187, and no item starts after them.
+    let link = |page: &str, first, last| SrcLink {
+        page: page.into(),
+        offset: 0,
+        file: "bits.rs".into(),
+        first,
+        last,
+    };
+    let links = vec![
+        link("kernel/bits/index.html", 3, 205),
+        link("kernel/bits/fn.genmask_u16.html", 151, 177),
+        link("kernel/bits/fn.genmask_u8.html", 179, 205),
+        link("kernel/bits/fn.genmask_checked_u8.html", 179, 205),
+    ];
+    let tests = vec![
+        test("rust_doctest_kernel_bits_rs_6", "rust/kernel/bits.rs", 186),
+        // Past the file's end (7.3's `sizes.rs:142`, of 134 lines): no item.
+        test("rust_doctest_kernel_bits_rs_8", "rust/kernel/bits.rs", 242),
+    ];
+    let placed = place(&tests, &links, "rust/kernel/", &|_| false);
+    let shown: Vec<String> = placed
+        .iter()
+        .map(|((page, _), tests)| {
+            format!("{page}: {:?}", tests.iter().map(|t| &t.name).collect::<Vec<_>>())
+        })
+        .collect();
+    expect![[r#"
+        [
+            "kernel/bits/fn.genmask_checked_u8.html: [\"rust_doctest_kernel_bits_rs_6\"]",
+            "kernel/bits/fn.genmask_u8.html: [\"rust_doctest_kernel_bits_rs_6\"]",
+        ]
+    "#]]
+    .assert_debug_eq(&shown);
 }
