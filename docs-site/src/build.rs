@@ -80,6 +80,10 @@ struct Input {
     mtime_ns: u128,
 }
 
+/// The file of a crate's work folder that lists the links its pages lost (see
+/// [`html::Rewritten::unlinked`]), one `page<TAB>link` a line.
+pub const UNLINKED: &str = "unlinked.txt";
+
 /// The folder of `job` in the work directory.
 pub fn crate_dir(work: &Path, name: &str) -> PathBuf {
     work.join("crates").join(name)
@@ -223,12 +227,15 @@ fn run_rustdoc(
         // Only the empty placeholder: rustdoc never writes into another crate's folder.
         let _ = std::fs::remove_dir(other);
     }
-    let srctree_targets =
+    let rewritten =
         html::rewrite_tree(&out, &config.srctree, &config.srctree_links, &config.upstream)
             .map_err(|e| format!("cannot post-process the pages of {}: {e}", job.name))?;
-    let targets_text: String = srctree_targets.iter().map(|t| format!("{t}\n")).collect();
+    let targets_text: String = rewritten.srctree_targets.iter().map(|t| format!("{t}\n")).collect();
     std::fs::write(dir.join("srctree-targets.txt"), targets_text)
         .map_err(|e| io("cannot write", dir, e))?;
+    let unlinked_text: String =
+        rewritten.unlinked.iter().map(|(page, link)| format!("{page}\t{link}\n")).collect();
+    std::fs::write(dir.join(UNLINKED), unlinked_text).map_err(|e| io("cannot write", dir, e))?;
     let dep_text =
         std::fs::read_to_string(&dep_info).map_err(|e| io("cannot read", &dep_info, e))?;
     let mut inputs = Vec::new();

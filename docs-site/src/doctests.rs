@@ -22,6 +22,9 @@ pub enum Outcome {
     Pass,
     /// `not ok`.
     Fail,
+    /// `not ok` after KUnit's `# <test>: try faulted` (the test oopsed) or `try timed out`:
+    /// a failure that KUnit counts in `fail:`, told apart because the kernel crashed.
+    Crash,
     /// `ok ... # SKIP`.
     Skip,
 }
@@ -48,20 +51,87 @@ pub struct Results {
     pub tests: Vec<Doctest>,
     /// The suite's own summary line (`# rust_doctests_kernel: pass:59 fail:0 skip:0 total:59`).
     pub summary: Option<String>,
+    /// The suite's KTAP plan, `1..N`: how many tests it was to run.
+    #[serde(default)]
+    pub planned: Option<usize>,
 }
 
 impl Results {
-    /// `59 passed, 0 failed, 0 skipped`.
+    /// `59 passed, 0 failed, 0 skipped`; the failed tests named, those that crashed the
+    /// kernel told apart; and why the run is not complete, when it is not (see
+    /// [`Results::incomplete`]).
     pub fn summary_line(&self) -> String {
         let count = |o| self.tests.iter().filter(|t| t.outcome == o).count();
-        format!(
-            "{} passed, {} failed, {} skipped",
+        let named = |o| {
+            self.tests
+                .iter()
+                .filter(|t| t.outcome == o)
+                .map(|t| t.name.as_str())
+                .collect::<Vec<_>>()
+        };
+        let mut failed = Vec::new();
+        for (outcome, word) in [(Outcome::Crash, "crashed"), (Outcome::Fail, "failed")] {
+            let names = named(outcome);
+            if !names.is_empty() {
+                failed.push(format!("{word}: {}", names.join(", ")));
+            }
+        }
+        let failed =
+            if failed.is_empty() { String::new() } else { format!(" ({})", failed.join("; ")) };
+        let mut line = format!(
+            "{} passed, {} failed{failed}, {} skipped",
             count(Outcome::Pass),
-            count(Outcome::Fail),
+            count(Outcome::Fail) + count(Outcome::Crash),
             count(Outcome::Skip)
-        )
+        );
+        if let Some(why) = self.incomplete() {
+            line.push_str(&format!("; INCOMPLETE: {why}"));
+        }
+        line
+    }
+
+    /// Why these results are not the whole suite's, if they are not: fewer results than the
+    /// KTAP plan `1..N` announced (the boot ended early), no summary line, or a summary whose
+    /// totals differ from the results read.
+    pub fn incomplete(&self) -> Option<String> {
+        let read = self.tests.len();
+        let Some(planned) = self.planned else {
+            return Some(format!("{read} results, but no KTAP plan (1..N) for the suite"));
+        };
+        if read != planned {
+            return Some(format!("{read} of the {planned} planned tests reported a result"));
+        }
+        let Some(summary) = &self.summary else {
+            return Some(format!(
+                "all {planned} tests reported, but the suite's summary line is missing"
+            ));
+        };
+        let total = |key: &str| {
+            summary.split_whitespace().find_map(|w| w.strip_prefix(key)?.parse::<usize>().ok())
+        };
+        let count = |outcomes: &[Outcome]| {
+            self.tests.iter().filter(|t| outcomes.contains(&t.outcome)).count()
+        };
+        let expected = [
+            ("pass:", count(&[Outcome::Pass])),
+            ("fail:", count(&[Outcome::Fail, Outcome::Crash])),
+            ("skip:", count(&[Outcome::Skip])),
+            ("total:", read),
+        ];
+        for (key, ours) in expected {
+            if total(key) != Some(ours) {
+                return Some(format!(
+                    "the suite's summary ({summary}) disagrees with the {read} results read"
+                ));
+            }
+        }
+        None
     }
 }
+
+/// Changes whenever [`parse_ktap`] reads a console differently, so that saved results are
+/// read again.
+pub const RESULTS_VERSION: &str = "2";
 
 /// The name prefix of the kernel crate's doctests.
 const PREFIX: &str = "rust_doctest_kernel_";
@@ -88,6 +158,11 @@ pub fn parse_ktap(console: &str) -> Results {
             in_suite = false;
             continue;
         }
+        if results.planned.is_none()
+            && let Some(n) = text.strip_prefix("1..").and_then(|n| n.trim().parse().ok())
+        {
+            results.planned = Some(n);
+        }
         if let Some(rest) = text.strip_prefix("# ")
             && let Some((name, location)) = rest.split_once(".location: ")
             && let Some((file, line)) = location.rsplit_once(':')
@@ -106,9 +181,16 @@ pub fn parse_ktap(console: &str) -> Results {
             let name = name.trim();
             if name.starts_with(PREFIX) {
                 pending.push(text.to_owned());
+                // KUnit's `kunit_try_catch` says how a test that never returned ended.
+                let crashed = pending.iter().any(|l| {
+                    l.strip_prefix("# ")
+                        .and_then(|l| l.strip_prefix(name))
+                        .is_some_and(|l| l == ": try faulted" || l == ": try timed out")
+                });
                 let outcome = match (ok, directive.to_ascii_uppercase().starts_with("SKIP")) {
                     (_, true) => Outcome::Skip,
                     (true, false) => Outcome::Pass,
+                    (false, false) if crashed => Outcome::Crash,
                     (false, false) => Outcome::Fail,
                 };
                 let (file, line) = locations.get(name).cloned().unwrap_or_default();
@@ -149,6 +231,8 @@ pub struct SrcLink {
     pub file: String,
     /// The span's first line.
     pub first: u32,
+    /// Its last line (the first, for a one-line span).
+    pub last: u32,
 }
 
 /// The `Source` links (`<a class="src ..." href="…/src/kernel/FILE.html#A-B">`) of a page of
@@ -170,13 +254,16 @@ pub fn src_links(page: &str, html: &str, krate: &str) -> Vec<SrcLink> {
         let Some(file) = path.split_once(&marker).map(|(_, f)| f.trim_end_matches(".html")) else {
             continue;
         };
-        let first = fragment.split('-').next().and_then(|n| n.parse().ok());
+        let mut lines = fragment.split('-').map(|n| n.parse::<u32>().ok());
+        let first = lines.next().flatten();
         if let Some(first) = first {
+            let last = lines.next().flatten().unwrap_or(first);
             links.push(SrcLink {
                 page: page.to_owned(),
                 offset: end,
                 file: file.to_owned(),
                 first,
+                last,
             });
         }
     }
@@ -184,7 +271,10 @@ pub fn src_links(page: &str, html: &str, krate: &str) -> Vec<SrcLink> {
 }
 
 /// Which `Source` link each doctest belongs to: the first span that starts after the example's
-/// line in the same file, or the file's module (the span that starts first) for a `//!` example
+/// line in the same file, or else the smallest span around it (an item a macro generates has
+/// the macro call's span, and rustdoc puts the example somewhere inside it: 7.3's
+/// `impl_genmask_fn!` in `bits.rs`), or the file's module (the span that starts first) for a
+/// `//!` example
 /// (`is_inner_doc` tells). Doctests of `rust/kernel/` only; `krate_dir` is `rust/kernel/`.
 pub fn place<'a>(
     tests: &'a [Doctest],
@@ -202,8 +292,22 @@ pub fn place<'a>(
         } else {
             same_file.clone().map(|l| l.first).filter(|f| *f > test.line).min()
         };
-        let Some(first) = first else { continue };
-        for link in same_file.filter(|l| l.first == first) {
+        let around = || {
+            same_file
+                .clone()
+                .filter(|l| l.first <= test.line && test.line <= l.last)
+                .min_by_key(|l| (l.last - l.first, l.first))
+                .map(|l| (l.first, l.last))
+        };
+        let (first, last) = match first {
+            Some(first) => (first, None),
+            None => match around() {
+                Some((first, last)) => (first, Some(last)),
+                None => continue,
+            },
+        };
+        for link in same_file.filter(|l| l.first == first && last.is_none_or(|last| l.last == last))
+        {
             placed.entry((link.page.clone(), link.offset)).or_default().push(test);
         }
     }
@@ -212,7 +316,8 @@ pub fn place<'a>(
 
 /// The badge shown next to an item's `Source` link, `depth` folders below the site's root.
 pub fn badge(tests: &[&Doctest], depth: usize) -> String {
-    let failed = tests.iter().filter(|t| t.outcome == Outcome::Fail).count();
+    let failed =
+        tests.iter().filter(|t| matches!(t.outcome, Outcome::Fail | Outcome::Crash)).count();
     let passed = tests.iter().filter(|t| t.outcome == Outcome::Pass).count();
     let (class, text) = if failed > 0 {
         ("fail", format!("✗ {failed} of {} examples failed in the kernel", tests.len()))
@@ -267,6 +372,7 @@ pub fn results_page(
         let (class, word) = match t.outcome {
             Outcome::Pass => ("pass", "passed"),
             Outcome::Fail => ("fail", "failed"),
+            Outcome::Crash => ("fail", "crashed the kernel (failed)"),
             Outcome::Skip => ("skip", "skipped"),
         };
         let location = format!("{}:{}", t.file, t.line);
@@ -291,13 +397,37 @@ pub fn results_page(
          <link rel=\"icon\" href=\"static.files/logo.svg\"><style>{css}</style></head><body>\
          <p><a href=\"index.html\">Rust in Linux</a> / doctests</p>\
          <h1>The kernel crate's examples, run as KUnit tests in the booted kernel</h1>\
-         <p>{summary}. Suite: <code>{suite}</code>.</p>\
+         <p>{summary}. Suite: <code>{suite}</code>.</p>{failures}\
          <table><thead><tr><th>KUnit test</th><th>Result</th><th>Example at</th><th>Documented item</th><th>Output</th></tr></thead>\
          <tbody>{rows}</tbody></table></body></html>\n",
         css = crate::site::CSS,
         summary = escape(&results.summary_line()),
         suite = escape(results.summary.as_deref().unwrap_or("no summary line")),
+        failures = failures(results),
     )
+}
+
+/// The failed tests (and why the run is incomplete) above the table, so that none is missed.
+fn failures(results: &Results) -> String {
+    let mut items = String::new();
+    if let Some(why) = results.incomplete() {
+        let _ = write!(items, "<li class=\"fail\">The run is incomplete: {}</li>", escape(&why));
+    }
+    for t in &results.tests {
+        let what = match t.outcome {
+            Outcome::Crash => "crashed the kernel (an oops in the test; its KTAP below has it)",
+            Outcome::Fail => "failed",
+            Outcome::Pass | Outcome::Skip => continue,
+        };
+        let _ = write!(
+            items,
+            "<li class=\"fail\"><a href=\"#{0}\"><code>{0}</code></a> ({1}:{2}) {what}</li>",
+            escape(&t.name),
+            escape(&t.file),
+            t.line
+        );
+    }
+    if items.is_empty() { items } else { format!("<ul class=\"failures\">{items}</ul>") }
 }
 
 /// Why the doctests could not be run.
@@ -368,6 +498,8 @@ pub fn boot_and_collect(
         }
         return Err(DoctestError::NoResults(log));
     }
+    // Results of a boot that ended early are kept (they say which test it got to) and flagged
+    // incomplete (`Results::incomplete`), whatever the boot's outcome.
     Ok(results)
 }
 

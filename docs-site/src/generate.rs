@@ -11,6 +11,8 @@ use sha2::{Digest, Sha256};
 use crate::build::{self, BuildConfig, CrateResult, Status};
 use crate::doctests::{self, Results};
 use crate::html::{self, SrctreeLinks};
+use crate::linkcheck;
+use crate::mend::{self, Unlinked};
 use crate::plan::{self, CoreDocs, Kind, PlanConfig};
 use crate::site::{self, CrateEntry, Manifest, Meta, SiteError};
 
@@ -54,6 +56,11 @@ pub struct Summary {
     pub doctests: Option<Results>,
     /// Problems that did not stop the build (unreadable `.cmd` files).
     pub problems: Vec<String>,
+    /// The links rustdoc wrote to items it did not document, made text (see [`mend`]).
+    pub unlinked: Vec<Unlinked>,
+    /// The link checker's report on the site as it was swapped into place; `None` when the
+    /// site in place was kept as it was.
+    pub links: Option<linkcheck::Report>,
     /// Time spent in rustdoc, and in all.
     pub rustdoc_time: Duration,
     /// Wall time of the whole build.
@@ -113,7 +120,7 @@ pub fn generate(options: &Options) -> Result<Summary, GenerateError> {
     }
     for b in scan.builds {
         let kind = if b.target.starts_with("rust/") { Kind::Kernel } else { Kind::Module };
-        builds.push((objtree.path.clone(), b, kind));
+        builds.push((b.working_dir(&objtree.path), b, kind));
     }
     for dir in &options.extmod_dirs {
         let scan = kbuild::scan_rust_builds(dir)
@@ -121,8 +128,8 @@ pub fn generate(options: &Options) -> Result<Summary, GenerateError> {
         problems
             .extend(scan.problems.iter().map(|p| format!("{}: {}", p.path.display(), p.message)));
         for b in scan.builds {
-            // kbuild runs an external module's rustc in the objtree too (`make O= M=`).
-            builds.push((objtree.path.clone(), b, Kind::External));
+            // In the objtree before Linux 6.13, in the module's folder since.
+            builds.push((b.working_dir(&objtree.path), b, Kind::External));
         }
     }
     step.done(&format!("{} rustc invocations", builds.len()));
@@ -196,12 +203,13 @@ pub fn generate(options: &Options) -> Result<Summary, GenerateError> {
 
     // Nothing changed since the site in place was built: keep it as it is.
     let fingerprint = site_fingerprint(options, &results, doctest_results.as_ref(), &rustc_version);
-    let unchanged = results.iter().all(|r| r.status == Status::Fresh)
-        && std::fs::read_to_string(options.out.join(site::MARKER))
-            .ok()
-            .and_then(|text| serde_json::from_str::<Manifest>(&text).ok())
-            .is_some_and(|m| m.fingerprint == fingerprint);
-    if unchanged {
+    let in_place = std::fs::read_to_string(options.out.join(site::MARKER))
+        .ok()
+        .and_then(|text| serde_json::from_str::<Manifest>(&text).ok())
+        .filter(|m| m.fingerprint == fingerprint);
+    if let Some(manifest) = in_place
+        && results.iter().all(|r| r.status == Status::Fresh)
+    {
         eprintln!("==> the site is up to date");
         return Ok(Summary {
             index: options.out.join("index.html"),
@@ -209,6 +217,8 @@ pub fn generate(options: &Options) -> Result<Summary, GenerateError> {
             size: site::tree_size(&options.out),
             doctests: doctest_results,
             problems,
+            unlinked: manifest.unlinked,
+            links: None,
             rustdoc_time,
             total_time: start.elapsed(),
         });
@@ -227,10 +237,13 @@ pub fn generate(options: &Options) -> Result<Summary, GenerateError> {
         doctest_results.as_ref(),
         fingerprint,
     );
-    if let Err(e) = assembled {
-        let _ = std::fs::remove_dir_all(&tmp);
-        return Err(e);
-    }
+    let assembled = match assembled {
+        Ok(assembled) => assembled,
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&tmp);
+            return Err(e);
+        }
+    };
     site::swap_into_place(&tmp, &options.out)?;
     let size = site::tree_size(&options.out);
     step.done(&site::format_size(size));
@@ -240,9 +253,17 @@ pub fn generate(options: &Options) -> Result<Summary, GenerateError> {
         size,
         doctests: doctest_results,
         problems,
+        unlinked: assembled.unlinked,
+        links: Some(assembled.links),
         rustdoc_time,
         total_time: start.elapsed(),
     })
+}
+
+/// What [`assemble`] found out about the site's links.
+struct Assembled {
+    unlinked: Vec<Unlinked>,
+    links: linkcheck::Report,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -256,7 +277,7 @@ fn assemble(
     rustc_version: &str,
     doctest_results: Option<&Results>,
     fingerprint: String,
-) -> Result<(), GenerateError> {
+) -> Result<Assembled, GenerateError> {
     let ok: Vec<&CrateResult> =
         results.iter().filter(|r| !matches!(r.status, Status::Failed(_))).collect();
     let mut targets = BTreeSet::new();
@@ -327,7 +348,7 @@ fn assemble(
         })?;
     }
     let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let manifest = Manifest {
+    let mut manifest = Manifest {
         meta: Meta {
             kernel_version: srctree.version.to_string(),
             config_name: options.config_name.clone(),
@@ -341,6 +362,7 @@ fn assemble(
         crates,
         skipped: plan.skipped.iter().map(|s| (s.name.clone(), s.reason.clone())).collect(),
         doctests: summary_line,
+        unlinked: Vec::new(),
         fingerprint,
     };
     let search_crate = manifest
@@ -349,10 +371,11 @@ fn assemble(
         .filter(|c| c.missing.is_none())
         .map(|c| c.name.as_str())
         .find(|n| *n == "kernel")
-        .or_else(|| manifest.crates.iter().find(|c| c.missing.is_none()).map(|c| c.name.as_str()));
+        .or_else(|| manifest.crates.iter().find(|c| c.missing.is_none()).map(|c| c.name.as_str()))
+        .map(str::to_owned);
+    let search_crate = search_crate.as_deref();
     // The size before the landing page, which is tiny.
     let size = site::format_size(site::tree_size(tmp));
-    let index = site::landing_page(&manifest, search_crate, Some(&size));
     let write = |name: &str, text: &[u8]| {
         std::fs::write(tmp.join(name), text).map_err(|source| SiteError::Io {
             what: "cannot write",
@@ -360,10 +383,69 @@ fn assemble(
             source,
         })
     };
-    write("index.html", index.as_bytes())?;
+    // The landing page is there when the links are checked (the source view links it), and
+    // written again when it has the links made text to tell of.
+    write("index.html", site::landing_page(&manifest, search_crate, Some(&size)).as_bytes())?;
+    let (mut site_links, mut links, unlinked) = mend_links(tmp, options.jobs, &ok)?;
+    if !unlinked.is_empty() {
+        let page = mend::page(&unlinked);
+        write(mend::PAGE, page.as_bytes())?;
+        links.update_page(&mut site_links, mend::PAGE, html::scan_page(&page));
+        manifest.unlinked = unlinked;
+        let index = site::landing_page(&manifest, search_crate, Some(&size));
+        write("index.html", index.as_bytes())?;
+        links.update_page(&mut site_links, "index.html", html::scan_page(&index));
+    }
     let marker = serde_json::to_string_pretty(&manifest).expect("the manifest serializes");
     write(site::MARKER, marker.as_bytes())?;
-    Ok(())
+    linkcheck::set_aside_known(&mut links, linkcheck::KNOWN_UPSTREAM);
+    Ok(Assembled { unlinked: manifest.unlinked, links })
+}
+
+/// Reads the site in `tmp` for the link checker and makes text of the links rustdoc wrote to
+/// items it did not document (see [`mend`]), in the crates `ok`; returns the site as the
+/// checker sees it now, its report (the known upstream mistakes not yet set aside), and every
+/// link made text, those of the crates' own rewriting included.
+fn mend_links(
+    tmp: &Path,
+    threads: usize,
+    ok: &[&CrateResult],
+) -> Result<(linkcheck::Site, linkcheck::Report, Vec<Unlinked>), GenerateError> {
+    let io = |what: &'static str, path: &Path| {
+        let path = path.to_owned();
+        move |source| SiteError::Io { what, path, source }
+    };
+    let mut unlinked = Vec::new();
+    for r in ok {
+        let path = r.dir.join(build::UNLINKED);
+        let text = std::fs::read_to_string(&path).map_err(io("cannot read", &path))?;
+        for line in text.lines() {
+            if let Some((page, link)) = line.split_once('\t') {
+                unlinked.push(Unlinked { page: page.to_owned(), link: link.to_owned() });
+            }
+        }
+    }
+    let mut site = linkcheck::scan_site(tmp, threads).map_err(io("cannot read", tmp))?;
+    let mut report = linkcheck::check(&site);
+    let mut unknown = report.clone();
+    linkcheck::set_aside_known(&mut unknown, linkcheck::KNOWN_UPSTREAM);
+    let documented: BTreeSet<String> = ok.iter().map(|r| r.name.clone()).collect();
+    for (page, links) in mend::candidates(&unknown.broken, &documented) {
+        let path = tmp.join(&page);
+        let text = std::fs::read_to_string(&path).map_err(io("cannot read", &path))?;
+        if let Some((new, removed)) = mend::unlink(&text, &links, page.starts_with("src/")) {
+            site::replace_file(&path, &new)?;
+            site.pages.insert(page.clone(), html::scan_page(&new));
+            // Only links went, no anchor: every other verdict of the report stands.
+            for link in &removed {
+                let forgotten = report.forget_broken(&page, link);
+                debug_assert!(forgotten, "{page}: {link} was not broken");
+            }
+            unlinked.extend(removed.into_iter().map(|link| Unlinked { page: page.clone(), link }));
+        }
+    }
+    unlinked.sort();
+    Ok((site, report, unlinked))
 }
 
 /// What the site is made of: every crate's stamp, the doctest results and the options that
@@ -403,7 +485,8 @@ fn doctest_results(
         .map_err(|e| GenerateError::Read { path: bzimage.to_owned(), error: e })?;
     let hash = format!("{:x}", Sha256::digest(&bytes));
     let dir = work.join("doctests");
-    let cached = dir.join(format!("{}.json", &hash[..16]));
+    // The results' format is part of the name: results read by an older parser are not reused.
+    let cached = dir.join(format!("{}-{}.json", &hash[..16], doctests::RESULTS_VERSION));
     if let Ok(text) = std::fs::read_to_string(&cached)
         && let Ok(results) = serde_json::from_str::<Results>(&text)
     {
@@ -430,9 +513,12 @@ fn doctest_results(
         }
     };
     step.done(&results.summary_line());
-    let text = serde_json::to_string_pretty(&results).expect("results serialize");
-    crate::write_atomically(&cached, text.as_bytes())
-        .map_err(|e| GenerateError::Read { path: cached.clone(), error: e })?;
+    if results.incomplete().is_none() {
+        // An incomplete run (a boot that ended early) is not kept: the next build boots again.
+        let text = serde_json::to_string_pretty(&results).expect("results serialize");
+        crate::write_atomically(&cached, text.as_bytes())
+            .map_err(|e| GenerateError::Read { path: cached.clone(), error: e })?;
+    }
     Ok(results)
 }
 
@@ -480,7 +566,17 @@ fn apply_doctests(site_dir: &Path, srctree: &Path, results: &Results) -> Result<
     let source_href = |t: &doctests::Doctest| {
         let rel = t.file.strip_prefix("rust/kernel/")?;
         let href = format!("src/kernel/{rel}.html");
-        site_dir.join(&href).is_file().then(|| format!("{href}#{}", t.line))
+        if !site_dir.join(&href).is_file() {
+            return None;
+        }
+        // An example in docs that a macro writes can have a line past the file's end (7.3's
+        // `rust/kernel/sizes.rs:142`, of 134 lines): the file, then, without a line.
+        let lines = std::fs::read_to_string(srctree.join(&t.file)).map_or(0, |s| s.lines().count());
+        Some(if (1..=lines).contains(&(t.line as usize)) {
+            format!("{href}#{}", t.line)
+        } else {
+            href
+        })
     };
     let page = doctests::results_page(results, &item_pages, &source_href);
     std::fs::write(site_dir.join("doctests.html"), page).map_err(io("cannot write", site_dir))

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 /// Changes whenever the rewriting changes, so that crates are post-processed again.
-pub const REWRITE_VERSION: &str = "4";
+pub const REWRITE_VERSION: &str = "5";
 
 /// Where `srctree/…` links lead.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -197,8 +197,8 @@ const FOREIGN_TYPE_PAGES: &[(&str, &str)] = &[
 /// Mends rustdoc's source-page links to `foreigntype.<name>.html` (methods of primitive types
 /// such as `<*mut T>::cast`): to the primitive's page in the crate's root folder where that is
 /// known, else the link is removed and its text kept (`foreigntype.num.html` does not say
-/// which integer type).
-pub fn mend_foreign_type_links(html: &str) -> Option<String> {
+/// which integer type), and added to `unlinked`.
+pub fn mend_foreign_type_links(html: &str, unlinked: &mut Vec<String>) -> Option<String> {
     if !html.contains("foreigntype.") {
         return None;
     }
@@ -227,6 +227,7 @@ pub fn mend_foreign_type_links(html: &str) -> Option<String> {
             }
             None => {
                 // Drop `<a ...>` and its `</a>`, keep the text between.
+                unlinked.push(decode_entities(link));
                 let Some(close) = after.find('>') else { break };
                 let inner = &after[close + 1..];
                 let text_end = inner.find("</a>").unwrap_or(inner.len());
@@ -237,6 +238,52 @@ pub fn mend_foreign_type_links(html: &str) -> Option<String> {
     }
     out.push_str(rest);
     Some(out)
+}
+
+/// Mends the links rustdoc's source pages (`--generate-link-to-definition`) write to an enum's
+/// variant as if it had a page of its own, `core/option/Option/variant.Some.html`: rustdoc
+/// documents a variant on its enum's page, `core/option/enum.Option.html#variant.Some`. Seen
+/// in the source of host crates (`syn`), where `core` comes through `std`.
+pub fn mend_variant_links(html: &str) -> Option<String> {
+    if !html.contains("/variant.") {
+        return None;
+    }
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    let mut changed = false;
+    while let Some(i) = rest.find("href=\"") {
+        let after = &rest[i + 6..];
+        let Some(end) = after.find('"') else { break };
+        let link = &after[..end];
+        out.push_str(&rest[..i + 6]);
+        match variant_page_link(link) {
+            Some(mended) => {
+                out.push_str(&mended);
+                changed = true;
+            }
+            None => out.push_str(link),
+        }
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    changed.then_some(out)
+}
+
+/// `dir/Enum/variant.V.html[#x]` as `dir/enum.Enum.html#variant.V`.
+fn variant_page_link(link: &str) -> Option<String> {
+    if link.contains(':') {
+        return None;
+    }
+    let path = link.split(['#', '?']).next().unwrap_or(link);
+    let (parent, file) = path.rsplit_once('/')?;
+    let variant = file.strip_prefix("variant.")?.strip_suffix(".html")?;
+    let (dir, name) = parent.rsplit_once('/').unwrap_or(("", parent));
+    let is_ident = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_');
+    if !is_ident(name) || !is_ident(variant) {
+        return None;
+    }
+    let sep = if dir.is_empty() { "" } else { "/" };
+    Some(format!("{dir}{sep}enum.{name}.html#variant.{variant}"))
 }
 
 /// Replaces `static.files/<prefix><hex><suffix>` with `static.files/<with>`.
@@ -278,23 +325,43 @@ fn remove_tags(html: &str, start: &str) -> Option<String> {
     changed.then_some(out)
 }
 
-/// Rewrites every page under `root` (a crate's rustdoc output) with [`rewrite_page`]; returns
-/// the srctree paths its links name.
+/// What [`rewrite_tree`] found in a crate's pages.
+#[derive(Clone, Debug, Default)]
+pub struct Rewritten {
+    /// The srctree paths its links name.
+    pub srctree_targets: BTreeSet<String>,
+    /// The links it could not mend and turned into text: (page relative to the crate's
+    /// output folder, link as written).
+    pub unlinked: Vec<(String, String)>,
+}
+
+/// Rewrites every page under `root` (a crate's rustdoc output) with [`mend_foreign_type_links`],
+/// [`mend_variant_links`], [`rewrite_page`] and [`rewrite_upstream_links`].
 pub fn rewrite_tree(
     root: &Path,
     srctree: &Path,
     links: &SrctreeLinks,
     upstream: &UpstreamDocs,
-) -> std::io::Result<BTreeSet<String>> {
-    let mut targets = BTreeSet::new();
+) -> std::io::Result<Rewritten> {
+    let mut found = Rewritten::default();
+    let targets = &mut found.srctree_targets;
     let is_dir = |path: &str| srctree.join(path).is_dir();
     for (page, depth) in html_files(root)? {
         let original = std::fs::read_to_string(&page)?;
         let mut text = std::borrow::Cow::Borrowed(original.as_str());
-        if let Some(new) = mend_foreign_type_links(&text) {
+        let mut unlinked = Vec::new();
+        if let Some(new) = mend_foreign_type_links(&text, &mut unlinked) {
             text = new.into();
         }
-        if let Some(new) = rewrite_page(&text, depth, links, &is_dir, &mut targets) {
+        if !unlinked.is_empty() {
+            let rel = page.strip_prefix(root).unwrap_or(&page).to_string_lossy().into_owned();
+            found.unlinked.extend(unlinked.into_iter().map(|link| (rel.clone(), link)));
+        }
+        // Before the links into the Rust project's documentation are sent upstream.
+        if let Some(new) = mend_variant_links(&text) {
+            text = new.into();
+        }
+        if let Some(new) = rewrite_page(&text, depth, links, &is_dir, targets) {
             text = new.into();
         }
         let dir = page.parent().and_then(|d| d.strip_prefix(root).ok()).unwrap_or(Path::new(""));
@@ -305,7 +372,7 @@ pub fn rewrite_tree(
             std::fs::write(&page, text.as_bytes())?;
         }
     }
-    Ok(targets)
+    Ok(found)
 }
 
 /// Every `.html` file under `root`, with how many folders below `root` it is.
@@ -385,7 +452,7 @@ pub fn scan_page(html: &str) -> PageLinks {
 }
 
 /// The offset of the `>` that ends the tag starting at `tag[0] == '<'`, outside quotes.
-fn tag_end(tag: &str) -> Option<usize> {
+pub(crate) fn tag_end(tag: &str) -> Option<usize> {
     let mut quote = None;
     for (i, c) in tag.char_indices() {
         match (quote, c) {
@@ -399,7 +466,7 @@ fn tag_end(tag: &str) -> Option<usize> {
 }
 
 /// The attributes of a tag's inside (after its name), lowercased names, decoded values.
-fn attributes(mut s: &str) -> Vec<(String, String)> {
+pub(crate) fn attributes(mut s: &str) -> Vec<(String, String)> {
     let mut attrs = Vec::new();
     loop {
         s = s.trim_start_matches(|c: char| c.is_whitespace() || c == '/');

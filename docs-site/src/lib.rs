@@ -10,6 +10,7 @@ pub mod doctests;
 pub mod generate;
 pub mod html;
 pub mod linkcheck;
+pub mod mend;
 pub mod plan;
 pub mod serve;
 pub mod site;

@@ -82,39 +82,139 @@ pub struct Known {
     pub link: &'static str,
     /// What is wrong in the source, and the fix.
     pub why: &'static str,
+    /// The kernels (`6.12`) whose documentation has it; `core`'s own mistakes are in every
+    /// kernel's, when `core` is documented.
+    pub kernels: &'static [&'static str],
 }
 
-/// The own broken links of the kernel 6.12 and core 1.95 documentation: no rewriting of ours can mend them, and
-/// hiding them would hide the bug. Each one is matched exactly; any other broken link counts.
+/// The own broken links of the kernel 6.12 and 7.3 and core 1.95 documentation: no rewriting
+/// of ours can mend them, and hiding them would hide the bug. Each one is matched exactly; any
+/// other broken link counts.
 pub const KNOWN_UPSTREAM: &[Known] = &[
+    Known {
+        page: "kernel/str/trait.CStrExt.html",
+        link: "#method.to_ascii_lowercase",
+        why: CSTR_EXT,
+        kernels: ONLY_7_3,
+    },
+    Known {
+        page: "kernel/str/trait.CStrExt.html",
+        link: "#method.to_ascii_uppercase",
+        why: CSTR_EXT,
+        kernels: ONLY_7_3,
+    },
+    Known {
+        page: "macros/index.html",
+        link: "trait.ForLt.html",
+        why: MACROS_FOR_LT,
+        kernels: ONLY_7_3,
+    },
+    Known {
+        page: "macros/index.html",
+        link: "trait.CovariantForLt.html",
+        why: MACROS_FOR_LT,
+        kernels: ONLY_7_3,
+    },
+    Known {
+        page: "macros/macro.ForLt.html",
+        link: "trait.ForLt.html",
+        why: MACROS_FOR_LT,
+        kernels: ONLY_7_3,
+    },
+    Known {
+        page: "macros/macro.CovariantForLt.html",
+        link: "trait.ForLt.html",
+        why: MACROS_FOR_LT,
+        kernels: ONLY_7_3,
+    },
+    Known {
+        page: "macros/macro.CovariantForLt.html",
+        link: "trait.CovariantForLt.html",
+        why: MACROS_FOR_LT,
+        kernels: ONLY_7_3,
+    },
+    Known {
+        page: "macros/macro.CovariantForLt.html",
+        link: "trait.CovariantForLt.html#method.cast_ref",
+        why: MACROS_FOR_LT,
+        kernels: ONLY_7_3,
+    },
+    Known {
+        page: "macros/index.html",
+        link: "../kernel/fmt/struct.Adapter.html",
+        why: MACROS_ADAPTER,
+        kernels: ONLY_7_3,
+    },
+    Known {
+        page: "macros/macro.fmt.html",
+        link: "../kernel/fmt/struct.Adapter.html",
+        why: MACROS_ADAPTER,
+        kernels: ONLY_7_3,
+    },
+    Known {
+        page: "macros/macro.module.html",
+        link: "../kernel/trait.Module.html",
+        why: "rust/macros/lib.rs:63 (7.3) links ../kernel/trait.Module.html; the trait is kernel::module::Module: ../kernel/module/trait.Module.html",
+        kernels: ONLY_7_3,
+    },
     Known {
         page: "kernel/rbtree/struct.OccupiedEntry.html",
         link: "index.html#get_mut",
         why: "rust/kernel/rbtree.rs:1224 writes [`self#get_mut`] (the module, which has no get_mut) for [`Self::get_mut`]",
+        kernels: BOTH,
     },
     Known {
         page: "core/bstr/struct.ByteStr.html",
         link: "#method.to_ascii_lowercase",
         why: CORE_ASCII,
+        kernels: BOTH,
     },
     Known {
         page: "core/bstr/struct.ByteStr.html",
         link: "#method.to_ascii_uppercase",
         why: CORE_ASCII,
+        kernels: BOTH,
     },
     Known {
         page: "core/primitive.slice.html",
         link: "#method.to_ascii_lowercase",
         why: CORE_ASCII,
+        kernels: BOTH,
     },
     Known {
         page: "core/primitive.slice.html",
         link: "#method.to_ascii_uppercase",
         why: CORE_ASCII,
+        kernels: BOTH,
     },
-    Known { page: "core/primitive.str.html", link: "#method.to_ascii_lowercase", why: CORE_ASCII },
-    Known { page: "core/primitive.str.html", link: "#method.to_ascii_uppercase", why: CORE_ASCII },
+    Known {
+        page: "core/primitive.str.html",
+        link: "#method.to_ascii_lowercase",
+        why: CORE_ASCII,
+        kernels: BOTH,
+    },
+    Known {
+        page: "core/primitive.str.html",
+        link: "#method.to_ascii_uppercase",
+        why: CORE_ASCII,
+        kernels: BOTH,
+    },
 ];
+
+/// The demo kernels.
+const BOTH: &[&str] = &["6.12", "7.3"];
+
+/// The 7.3 demo kernel.
+const ONLY_7_3: &[&str] = &["7.3"];
+
+/// Why the 7.3 kernel crate's `CStrExt` page has two broken anchors.
+const CSTR_EXT: &str = "rust/kernel/str.rs:255,266 (7.3) link #method.to_ascii_lowercase/uppercase; they are required methods of the trait, whose anchors are #tymethod.to_ascii_lowercase/uppercase";
+
+/// Why the 7.3 macros crate's pages link `ForLt` wrongly.
+const MACROS_FOR_LT: &str = "rust/macros/lib.rs:517,532-534 (7.3) link trait.ForLt.html and trait.CovariantForLt.html beside the macros; the traits are kernel::types::ForLt and CovariantForLt: ../kernel/types/trait.ForLt.html";
+
+/// Why the 7.3 macros crate's pages link `Adapter` to nothing.
+const MACROS_ADAPTER: &str = "rust/macros/lib.rs:276 (7.3) links ../kernel/fmt/struct.Adapter.html, but kernel::fmt::Adapter is #[doc(hidden)] (rust/kernel/fmt.rs:23), so it has no page";
 
 /// Why `core`'s own pages (when the site documents `core`) have six broken anchors.
 const CORE_ASCII: &str = "core's docs link to_ascii_lowercase/uppercase, which alloc (not core) defines for [u8] and str; they resolve only in std's docs";
@@ -143,21 +243,85 @@ pub fn check(site: &Site) -> Report {
         .iter()
         .map(|(path, page)| (path.as_str(), page.ids.iter().map(String::as_str).collect()))
         .collect();
+    let has_id = |page: &str, id: &str| ids.get(page).map(|ids| ids.contains(id));
     for (path, page) in &site.pages {
+        report.add_links(site, &has_id, path, page);
+    }
+    report.broken.sort();
+    report
+}
+
+impl Report {
+    /// Puts `links` in `site` as `page` (a page added or written again since the report was
+    /// made) and brings the report to what [`check`] of the whole site would say: `page`'s own
+    /// links and the broken links (few) are checked again, each anchor looked up in its page's
+    /// list (for small pages); when the page loses an anchor, the whole site is.
+    pub fn update_page(&mut self, site: &mut Site, page: &str, links: PageLinks) {
+        if let Some(old) = site.pages.get(page) {
+            if old.ids.iter().any(|id| !links.ids.contains(id)) {
+                site.pages.insert(page.to_owned(), links);
+                site.files.insert(page.to_owned());
+                *self = check(site);
+                return;
+            }
+            let mut part = Report::default();
+            part.add_links(site, &|p, id| linear_has_id(site, p, id), page, old);
+            self.pages -= 1;
+            self.checked -= part.checked;
+            self.external -= part.external;
+            self.broken.retain(|b| b.page != page);
+        }
+        site.pages.insert(page.to_owned(), links);
+        site.files.insert(page.to_owned());
+        let mut part = Report::default();
+        part.add_links(site, &|p, id| linear_has_id(site, p, id), page, &site.pages[page]);
+        self.pages += 1;
+        self.checked += part.checked;
+        self.external += part.external;
+        // Links of other pages into this one may be good now.
+        self.broken.retain_mut(|b| {
+            match check_link(site, &|p, id| linear_has_id(site, p, id), &b.page, &b.link) {
+                Verdict::Broken(reason) => {
+                    b.reason = reason;
+                    true
+                }
+                _ => false,
+            }
+        });
+        self.broken.extend(part.broken);
+        self.broken.sort();
+    }
+
+    /// Takes one broken `link` of `page` out of the report, for a link the page no longer has
+    /// (and that was no anchor); returns whether it was there.
+    pub fn forget_broken(&mut self, page: &str, link: &str) -> bool {
+        let Some(i) = self.broken.iter().position(|b| b.page == page && b.link == link) else {
+            return false;
+        };
+        self.broken.remove(i);
+        self.checked -= 1;
+        true
+    }
+
+    fn add_links(
+        &mut self,
+        site: &Site,
+        has_id: &dyn Fn(&str, &str) -> Option<bool>,
+        path: &str,
+        page: &PageLinks,
+    ) {
         for link in &page.links {
-            match check_link(site, &ids, path, link) {
-                Verdict::Ok => report.checked += 1,
-                Verdict::External => report.external += 1,
+            match check_link(site, has_id, path, link) {
+                Verdict::Ok => self.checked += 1,
+                Verdict::External => self.external += 1,
                 Verdict::Skip => {}
                 Verdict::Broken(reason) => {
-                    report.checked += 1;
-                    report.broken.push(Broken { page: path.clone(), link: link.clone(), reason });
+                    self.checked += 1;
+                    self.broken.push(Broken { page: path.to_owned(), link: link.clone(), reason });
                 }
             }
         }
     }
-    report.broken.sort();
-    report
 }
 
 enum Verdict {
@@ -167,9 +331,16 @@ enum Verdict {
     Broken(Reason),
 }
 
+/// Whether `page` of `site` has anchor `id`, looked up in the page's list.
+fn linear_has_id(site: &Site, page: &str, id: &str) -> Option<bool> {
+    site.pages.get(page).map(|p| p.ids.iter().any(|i| i == id))
+}
+
+/// The verdict on `link` of `page`; `has_id(page, id)` tells whether a page of the site has
+/// an anchor (`None` for a file that is not a page).
 fn check_link(
     site: &Site,
-    ids: &BTreeMap<&str, BTreeSet<&str>>,
+    has_id: &dyn Fn(&str, &str) -> Option<bool>,
     page: &str,
     link: &str,
 ) -> Verdict {
@@ -232,16 +403,14 @@ fn check_link(
             _ => return Verdict::Broken(Reason::MissingFile),
         }
     }
-    let Some(anchors) = ids.get(target.as_str()) else {
+    let Some(found) = has_id(&target, fragment) else {
         // A fragment into a file that is not a page (an image, a script): not checkable.
         return Verdict::Ok;
     };
     // Browsers try the fragment as written, then percent-decoded (rustdoc's ids keep `%3C`).
     let decoded = percent_decode(fragment);
-    if anchors.contains(fragment)
-        || anchors.contains(decoded.as_str())
-        || is_line_range(&decoded, anchors)
-    {
+    let has = |id: &str| has_id(&target, id) == Some(true);
+    if found || has(&decoded) || line_range_start(&decoded).is_some_and(has) {
         Verdict::Ok
     } else {
         Verdict::Broken(Reason::MissingAnchor)
@@ -249,13 +418,13 @@ fn check_link(
 }
 
 /// rustdoc's source pages link line ranges (`#12-20`), which its script highlights; the range is
-/// good when its first line has an anchor.
-fn is_line_range(fragment: &str, anchors: &BTreeSet<&str>) -> bool {
-    let Some((first, last)) = fragment.split_once('-') else { return false };
-    !first.is_empty()
+/// good when its first line has an anchor: that line.
+fn line_range_start(fragment: &str) -> Option<&str> {
+    let (first, last) = fragment.split_once('-')?;
+    (!first.is_empty()
         && first.bytes().all(|b| b.is_ascii_digit())
-        && last.bytes().all(|b| b.is_ascii_digit())
-        && anchors.contains(first)
+        && last.bytes().all(|b| b.is_ascii_digit()))
+    .then_some(first)
 }
 
 fn percent_decode(s: &str) -> String {

@@ -152,12 +152,22 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     .map(|d| format!("; doctests in the kernel: {}", d.summary_line()))
                     .unwrap_or_default()
             );
+            if !summary.unlinked.is_empty() {
+                eprint!("docs-site: {}", docs_site::mend::render(&summary.unlinked, 10));
+            }
             let mut code = if failed.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) };
             if check {
-                let dir = summary.index.parent().expect("index.html is in the site");
-                let site = linkcheck::scan_site(dir, threads()).context("reading the site")?;
-                let mut report = linkcheck::check(&site);
-                linkcheck::set_aside_known(&mut report, linkcheck::KNOWN_UPSTREAM);
+                let report = match summary.links {
+                    Some(report) => report,
+                    None => {
+                        let dir = summary.index.parent().expect("index.html is in the site");
+                        let site =
+                            linkcheck::scan_site(dir, threads()).context("reading the site")?;
+                        let mut report = linkcheck::check(&site);
+                        linkcheck::set_aside_known(&mut report, linkcheck::KNOWN_UPSTREAM);
+                        report
+                    }
+                };
                 eprint!("docs-site: links: {}", linkcheck::render(&report, 10));
                 if !report.broken.is_empty() {
                     code = ExitCode::from(1);

@@ -86,9 +86,74 @@ pub struct Plan {
     pub skipped: Vec<Skipped>,
 }
 
-/// rustc options that rustdoc either does not take or must not get from the build (output
-/// files, diagnostics format): dropped with their value.
-const DROPPED_WITH_VALUE: &[&str] = &["--emit", "-o", "--out-dir", "--error-format", "--json"];
+/// Why an option of kbuild's rustc command is not passed on to rustdoc.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DropReason {
+    /// Where the build writes (`--emit`, `-o`, `--out-dir`): each job sets rustdoc's own.
+    Output,
+    /// How the build reports diagnostics (`--error-format=json`): rustdoc's stay readable in
+    /// its log.
+    Diagnostics,
+    /// An option rustc has and rustdoc rejects (`error: Unrecognized option`), such as
+    /// `--remap-path-scope`, which 7.3's kbuild passes, and `-O`.
+    RustcOnly,
+    /// An option rustdoc has with another meaning (`--test` runs the doctests).
+    OtherMeaning,
+}
+
+/// One rustc option that rustdoc must not get.
+#[derive(Clone, Copy, Debug)]
+pub struct Dropped {
+    /// The option (`--emit`, `-O`).
+    pub option: &'static str,
+    /// Whether it takes a value (`--emit=x`, `--emit x`, `-ox`, `-o x`).
+    pub takes_value: bool,
+    /// Why it is dropped.
+    pub reason: DropReason,
+}
+
+const fn opt(option: &'static str, takes_value: bool, reason: DropReason) -> Dropped {
+    Dropped { option, takes_value, reason }
+}
+
+/// The options of rustc that rustdoc lacks or reads differently (rustc 1.95's `rustc --help -v`
+/// against `rustdoc -Zunstable-options --help`), whatever the kernel version: what remains of
+/// a build's command line is what `make rustdoc` passes.
+///
+/// `make rustdoc` builds rustdoc's command from the flags kbuild gives rustc, less those
+/// rustdoc rejects. Linux 7.3's `rust/Makefile`:
+///
+/// ```make
+/// 176:  $(RUSTDOC) $(filter-out $(skip_flags) --remap-path-scope=%,$(if $(rustdoc_host),$(rust_common_flags),$(rust_flags))) \
+/// 391:  $(RUSTDOC) --test $(filter-out --remap-path-scope=%,$(rust_flags)) \
+/// ```
+///
+/// (`skip_flags` are already out of the build's command, `rust/Makefile:651`), and a host
+/// crate gets `rust_common_flags`, without the `-O` that kbuild builds the host libraries with
+/// (`cmd_rustc_procmacrolibrary`, `rust/Makefile:595`: `--crate-type rlib -O`). Upstream
+/// keeps `--remap-path-prefix` (rustdoc takes it with `-Zunstable-options`; the pages are the
+/// same with or without it), and so does the site.
+pub const NOT_FOR_RUSTDOC: &[Dropped] = &[
+    opt("--emit", true, DropReason::Output),
+    opt("-o", true, DropReason::Output),
+    opt("--out-dir", true, DropReason::Output),
+    opt("--error-format", true, DropReason::Diagnostics),
+    opt("--json", true, DropReason::Diagnostics),
+    opt("--remap-path-scope", true, DropReason::RustcOnly),
+    opt("-O", false, DropReason::RustcOnly),
+    opt("-g", false, DropReason::RustcOnly),
+    opt("-l", true, DropReason::RustcOnly),
+    opt("--print", true, DropReason::RustcOnly),
+    opt("--explain", true, DropReason::RustcOnly),
+    opt("--test", false, DropReason::OtherMeaning),
+];
+
+/// kbuild's `rustdoc_modifiers_workaround` (`rust/Makefile:165-167`, added to every rustdoc
+/// run at line 181): rustdoc does not record target modifiers, so with rustc 1.88 or later
+/// it reports an ABI mismatch against crates built with `-Zfixed-x18`.
+fn rustdoc_modifiers_workaround(rustc_minor: u32) -> Option<&'static str> {
+    (rustc_minor >= 88).then_some("-Cunsafe-allow-abi-mismatch=fixed-x18")
+}
 
 /// Plans one rustdoc run per crate in `builds` (of the objtree, then of external modules, each
 /// with the directory kbuild ran rustc in): kernel-target crates and host proc-macros, not
@@ -103,7 +168,9 @@ pub fn plan(builds: &[(PathBuf, RustBuild, Kind)], config: &PlanConfig) -> Plan 
             target: build.target.clone(),
             reason: reason.to_owned(),
         };
-        if !inv.is_kernel_target() && inv.crate_type != "proc-macro" {
+        if !inv.is_kernel_target() && inv.crate_type == "bin" {
+            // Host libraries stay: the proc-macros' dependencies (`proc_macro2`, `quote` and
+            // `syn`, built in `rust/host/` on 7.3), which `make rustdoc` documents too.
             plan.skipped.push(skip("host program, not part of the kernel"));
             continue;
         }
@@ -123,11 +190,10 @@ pub fn plan(builds: &[(PathBuf, RustBuild, Kind)], config: &PlanConfig) -> Plan 
         // The kernel builds with unstable features on a stable toolchain, as kbuild does.
         env.insert("RUSTC_BOOTSTRAP".to_owned(), "1".to_owned());
         let mut args = rustdoc_args(&inv.args);
-        if inv.is_kernel_target() {
-            // kbuild's `rustdoc_modifiers_workaround`: rustdoc does not save target modifiers.
-            if config.rustc_minor >= 88 {
-                args.push("-Cunsafe-allow-abi-mismatch=fixed-x18".to_owned());
-            }
+        if inv.is_kernel_target()
+            && let Some(workaround) = rustdoc_modifiers_workaround(config.rustc_minor)
+        {
+            args.push(workaround.to_owned());
         }
         if kind != Kind::Library {
             args.push(format!("--crate-version={}", config.crate_version));
@@ -177,25 +243,39 @@ pub fn plan(builds: &[(PathBuf, RustBuild, Kind)], config: &PlanConfig) -> Plan 
     plan
 }
 
-/// The build's rustc arguments as rustdoc arguments: everything but the output and
-/// diagnostics-format options.
+/// The build's rustc arguments as rustdoc arguments: all but [`NOT_FOR_RUSTDOC`], each
+/// dropped with its value in any of rustc's spellings (`--emit=x`, `--emit x`, `-ox`, `-o x`).
 pub fn rustdoc_args(rustc_args: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     let mut words = rustc_args.iter();
     while let Some(word) = words.next() {
-        if DROPPED_WITH_VALUE.contains(&word.as_str()) {
-            words.next();
-            continue;
+        match dropped(word) {
+            Some((option, true)) if option.takes_value => {
+                words.next();
+            }
+            Some(_) => {}
+            None => out.push(word.clone()),
         }
-        let dropped = DROPPED_WITH_VALUE
-            .iter()
-            .any(|opt| opt.starts_with("--") && word.starts_with(&format!("{opt}=")));
-        if dropped || (word.starts_with("-o") && word.len() > 2) {
-            continue;
-        }
-        out.push(word.clone());
     }
     out
+}
+
+/// The entry of [`NOT_FOR_RUSTDOC`] that `word` is, and whether it is the option alone (its
+/// value in the next word).
+fn dropped(word: &str) -> Option<(&'static Dropped, bool)> {
+    NOT_FOR_RUSTDOC.iter().find_map(|d| {
+        if word == d.option {
+            return Some((d, true));
+        }
+        let rest = word.strip_prefix(d.option)?;
+        let attached = if d.option.starts_with("--") {
+            rest.starts_with('=')
+        } else {
+            // `-ofile`, `-lfoo`: a short option's value follows it directly.
+            !rest.is_empty()
+        };
+        (d.takes_value && attached).then_some((d, false))
+    })
 }
 
 impl Job {

@@ -53,6 +53,10 @@ pub struct Manifest {
     pub skipped: Vec<(String, String)>,
     /// The doctest summary line, if the doctests ran.
     pub doctests: Option<String>,
+    /// The links rustdoc wrote to items it did not document, made text (listed on
+    /// `unlinked.html`).
+    #[serde(default)]
+    pub unlinked: Vec<crate::mend::Unlinked>,
     /// What the site was built from (see `generate`); an equal one means nothing to rebuild.
     #[serde(default)]
     pub fingerprint: String,
@@ -203,6 +207,15 @@ pub fn landing_page(manifest: &Manifest, search_crate: Option<&str>, size: Optio
         String::new()
     };
     let size = size.map(|s| format!("<dt>Size</dt><dd>{}</dd>", escape(s))).unwrap_or_default();
+    let unlinked = match manifest.unlinked.len() {
+        0 => String::new(),
+        n => format!(
+            "<p>{n} links that rustdoc wrote to items their crates do not document \
+             (<code>#[doc(hidden)]</code> or private) are shown as text: \
+             <a href=\"{}\">the list</a>.</p>",
+            crate::mend::PAGE
+        ),
+    };
     format!(
         r#"<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
@@ -221,6 +234,7 @@ pub fn landing_page(manifest: &Manifest, search_crate: Option<&str>, size: Optio
 <tbody>
 {rows}</tbody></table>
 {doctests}
+{unlinked}
 <h2>Not documented</h2><ul>
 {skipped}</ul>
 </body></html>

@@ -8,13 +8,20 @@ mod common;
 use std::path::Path;
 
 /// `rust_out_of_tree`'s saved command, for a copy of its source named `rust_copy` in `dir`.
-fn copied_module(dir: &Path, extmod: &Path) -> std::path::PathBuf {
-    let cmd = extmod.join("rust_out_of_tree/.rust_out_of_tree.o.cmd");
+fn copied_module(dir: &Path, tree: &common::Tree) -> std::path::PathBuf {
+    let cmd = tree.extmod.join("rust_out_of_tree/.rust_out_of_tree.o.cmd");
     let text = std::fs::read_to_string(&cmd).expect("rust_out_of_tree is built (make kernel)");
     let first = text.lines().next().unwrap();
     let root = first.split_whitespace().find(|w| w.ends_with("rust_out_of_tree.rs")).unwrap();
+    // Absolute before 6.13; since, relative to the module's folder, where kbuild ran rustc.
+    let saved = kbuild::parse_cmd_file(first).unwrap();
+    let build = kbuild::RustBuild {
+        cmd_file: cmd.clone(),
+        target: saved.target,
+        invocation: kbuild::find_rustc(&saved.command).unwrap().unwrap(),
+    };
     let source = dir.join("rust_copy.rs");
-    std::fs::copy(root, &source).unwrap();
+    std::fs::copy(build.working_dir(&tree.objtree).join(root), &source).unwrap();
     let line = first
         .replace(root, source.to_str().unwrap())
         .replace("--crate-name rust_out_of_tree", "--crate-name rust_copy")
@@ -41,7 +48,7 @@ fn only_the_crate_whose_source_changed_is_documented_again() {
     let dir = tempfile::tempdir().unwrap();
     let extmod = dir.path().join("extmod");
     std::fs::create_dir(&extmod).unwrap();
-    let source = copied_module(&extmod, &tree.extmod);
+    let source = copied_module(&extmod, &tree);
     let out = dir.path().join("site");
 
     let first = build(&tree, &extmod, &out);

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use docs_site::html::{self, SrctreeLinks, UpstreamDocs};
-use docs_site::{build, doctests};
+use docs_site::{build, doctests, mend};
 use proptest::prelude::*;
 
 /// Text built from the pieces of rustdoc's pages and KUnit's output, in any order.
@@ -17,6 +17,9 @@ fn page_like() -> impl Strategy<Value = String> {
         Just("<a class=\"src".to_owned()),
         Just("src/kernel/".to_owned()),
         Just("foreigntype.".to_owned()),
+        Just("/variant.".to_owned()),
+        Just("<a class=\"trait\" href=\"x.html\" title=\"t\">".to_owned()),
+        Just("x.html".to_owned()),
         Just(".html#".to_owned()),
         Just("../".to_owned()),
         Just("<script>".to_owned()),
@@ -40,7 +43,11 @@ fn exercise(text: &str) {
     let _ =
         html::rewrite_page(text, 2, &SrctreeLinks::SourceView, &|p| p.ends_with('/'), &mut targets);
     let _ = html::scan_page(text);
-    let _ = html::mend_foreign_type_links(text);
+    let _ = html::mend_foreign_type_links(text, &mut Vec::new());
+    let _ = html::mend_variant_links(text);
+    let links: BTreeSet<String> = ["x.html".to_owned(), text.to_owned()].into();
+    let _ = mend::unlink(text, &links, false);
+    let _ = mend::unlink(text, &links, true);
     let upstream = UpstreamDocs {
         base: "https://doc.rust-lang.org/1.95.0/".into(),
         local: vec!["core".into()],

@@ -103,7 +103,19 @@ fn links_into_the_rust_project_docs_go_upstream_unless_the_site_has_them() {
 #[test]
 fn source_page_links_to_foreign_types_are_mended_or_unlinked() {
     let html = r##"<a href="../../core/ptr/foreigntype.mut_ptr.html#method.cast">cast</a>(); <a href="../../core/foreigntype.slice.html#method.len">len</a>; <a href="../../core/foreigntype.num.html#associatedconstant.MAX">MAX</a> <a href="struct.A.html">A</a>"##;
+    let mut unlinked = Vec::new();
     expect![[r##"<a href="../../core/primitive.pointer.html#method.cast">cast</a>(); <a href="../../core/primitive.slice.html#method.len">len</a>; MAX <a href="struct.A.html">A</a>"##]]
-        .assert_eq(&mend_foreign_type_links(html).unwrap());
-    assert_eq!(mend_foreign_type_links("<a href=\"x.html\">x</a>"), None);
+        .assert_eq(&mend_foreign_type_links(html, &mut unlinked).unwrap());
+    expect![[r#"["../../core/foreigntype.num.html#associatedconstant.MAX"]"#]]
+        .assert_eq(&format!("{unlinked:?}"));
+    assert_eq!(mend_foreign_type_links("<a href=\"x.html\">x</a>", &mut unlinked), None);
+}
+
+#[test]
+fn source_page_links_to_a_variant_page_lead_to_its_enum() {
+    // Captured from `src/syn/attr.rs.html` of the 7.3 site (`syn` is a host crate).
+    let html = r#"<a class="prelude-val" href="../../core/option/Option/variant.Some.html">Some</a> <a href="../../core/result/Result/variant.Err.html#x">Err</a> <a href="enum.E.html#variant.A">A</a> <a href="https://x/Option/variant.Some.html">up</a>"#;
+    expect![[r#"<a class="prelude-val" href="../../core/option/enum.Option.html#variant.Some">Some</a> <a href="../../core/result/enum.Result.html#variant.Err">Err</a> <a href="enum.E.html#variant.A">A</a> <a href="https://x/Option/variant.Some.html">up</a>"#]]
+        .assert_eq(&mend_variant_links(html).unwrap());
+    assert_eq!(mend_variant_links(r#"<a href="enum.E.html#variant.A">A</a>"#), None);
 }

@@ -68,3 +68,43 @@ fn broken_links_by_reason() {
         "#]],
     );
 }
+
+#[test]
+fn a_report_kept_up_to_date_page_by_page_equals_a_new_one() {
+    // The site's build checks once, then adds, changes and unlinks pages: the report it ends
+    // with must be the one a check of the final site gives.
+    let page = |html: &str| scan_page(html);
+    let mut site = Site::default();
+    site.pages.insert(
+        "kernel/a.html".into(),
+        page(r##"<a href="b.html">b</a><a class="trait" href="../z/hidden.html">h</a><a href="../index.html#x">i</a>"##),
+    );
+    site.pages
+        .insert("kernel/b.html".into(), page(r##"<div id="m"></div><a href="a.html">a</a>"##));
+    site.pages.insert("index.html".into(), page(r##"<a href="kernel/a.html">k</a>"##));
+    site.files.extend(site.pages.keys().cloned());
+    let mut report = check(&site);
+    assert_eq!(report.broken.len(), 2, "{:?}", report.broken);
+    // The hidden item's link made text.
+    site.pages.insert(
+        "kernel/a.html".into(),
+        page(r##"<a href="b.html">b</a><span class="trait">h</span><a href="../index.html#x">i</a>"##),
+    );
+    assert!(report.forget_broken("kernel/a.html", "../z/hidden.html"));
+    assert!(!report.forget_broken("kernel/a.html", "../z/hidden.html"));
+    // A new page, and the landing page written again with an anchor and a link to it.
+    report.update_page(&mut site, "list.html", page(r##"<a href="kernel/b.html#m">m</a>"##));
+    report.update_page(
+        &mut site,
+        "index.html",
+        page(r##"<p id="x"></p><a href="list.html">l</a>"##),
+    );
+    let fresh = check(&site);
+    let shown = |r: &Report| format!("{} {} {} {:?}", r.pages, r.checked, r.external, r.broken);
+    assert_eq!(shown(&report), shown(&fresh));
+    assert_eq!(fresh.broken, []);
+    // A page that loses an anchor: links of any page into it may break.
+    report.update_page(&mut site, "kernel/b.html", page(r##"<a href="a.html">a</a>"##));
+    assert_eq!(shown(&report), shown(&check(&site)));
+    assert_eq!(report.broken.len(), 1, "{:?}", report.broken);
+}

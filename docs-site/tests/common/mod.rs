@@ -12,12 +12,22 @@ pub struct Tree {
     pub srctree: PathBuf,
     pub objtree: PathBuf,
     pub extmod: PathBuf,
+    /// `6.12`, `7.3`: the demo kernel's name.
+    pub kernel: String,
+    /// `7.3.4`: the tree's version.
+    pub version: String,
 }
 
 pub fn tree() -> Tree {
     let demo = kbuild::testing::demo_tree();
-    let tree =
-        Tree { srctree: demo.srctree.path, objtree: demo.objtree.path, extmod: demo.extmod_dir };
+    let version = &demo.srctree.version;
+    let tree = Tree {
+        kernel: format!("{}.{}", version.version, version.patchlevel),
+        version: version.to_string(),
+        srctree: demo.srctree.path,
+        objtree: demo.objtree.path,
+        extmod: demo.extmod_dir,
+    };
     assert!(
         tree.objtree.join("rust/libkernel.rmeta").is_file(),
         "{} is not built: run `make kernel`",
@@ -83,7 +93,7 @@ pub fn demo_site() -> &'static Site {
                 "--doctests",
                 "--check",
                 "--config-name",
-                "tinyconfig + demo-kernel/demo.config",
+                "tinyconfig + the demo kernel's demo.config",
             ],
         );
         Site { dir, build }

@@ -1,0 +1,121 @@
+//! Tests of what a scan finds out about a build, on the targets and `.cmd` paths of the demo
+//! trees.
+
+use super::*;
+
+fn check(cmd_file: &str, target: &str, objtree: &str, expect: &str) {
+    let build = RustBuild {
+        cmd_file: PathBuf::from(cmd_file),
+        target: target.to_owned(),
+        invocation: RustcInvocation::default(),
+    };
+    assert_eq!(build.working_dir(Path::new(objtree)), PathBuf::from(expect), "{cmd_file}");
+}
+
+#[test]
+fn rustc_ran_where_the_target_is_relative_to() {
+    // The kernel's crates and samples: the objtree.
+    check("/o/rust/.kernel.o.cmd", "rust/kernel.o", "/o", "/o");
+    check("/o/rust/host/.libsyn.rlib.cmd", "rust/host/libsyn.rlib", "/o", "/o");
+    check("/o/samples/rust/.rust_minimal.o.cmd", "samples/rust/rust_minimal.o", "/o", "/o");
+}
+
+#[test]
+fn external_modules_ran_in_their_folder_since_6_13() {
+    // Linux 7.3: kbuild changes into `M=`; targets and roots are relative to it.
+    check("/x/rust_oops/.rust_oops_null.o.cmd", "rust_oops_null.o", "/o", "/x/rust_oops");
+    check("/x/m/sub/.a.o.cmd", "sub/a.o", "/o", "/x/m");
+    // Linux 6.12: `make O= M=` ran in the objtree and named the module by absolute paths.
+    check("/x/rust_oops/.rust_oops_null.o.cmd", "/x/rust_oops/rust_oops_null.o", "/o", "/o");
+}
+
+#[test]
+fn parallel_map_keeps_the_order() {
+    let items: Vec<u32> = (0..100).collect();
+    for threads in [0, 1, 2, 3, 8, 200] {
+        let squares = parallel_map(&items, threads, |i| i * i);
+        assert_eq!(squares, items.iter().map(|i| i * i).collect::<Vec<_>>(), "{threads}");
+    }
+    assert_eq!(parallel_map(&[] as &[u32], 4, |i| *i), Vec::<u32>::new());
+}
+
+#[test]
+fn parallel_map_uses_at_most_its_threads() {
+    let items: Vec<u32> = (0..64).collect();
+    let ids = parallel_map(&items, 3, |_| {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+        std::thread::current().id()
+    });
+    let mut distinct = ids.clone();
+    distinct.sort_by_key(|id| format!("{id:?}"));
+    distinct.dedup();
+    assert!((1..=3).contains(&distinct.len()), "{} threads", distinct.len());
+}
+
+/// A tree four directories wide and three deep, each directory with a crate's `.cmd` file,
+/// a C object's, a rustc line without a crate root and a file that is no `.cmd`; and a
+/// `.git` folder.
+fn tree() -> tempfile::TempDir {
+    let root = tempfile::tempdir().unwrap();
+    let mut level = vec![root.path().to_owned()];
+    for depth in 0..3 {
+        let mut next = Vec::new();
+        for dir in &level {
+            for i in 0..4 {
+                let sub = dir.join(format!("d{depth}{i}"));
+                std::fs::create_dir(&sub).unwrap();
+                let rel = sub.strip_prefix(root.path()).unwrap().display().to_string();
+                let name = rel.replace('/', "_");
+                let write = |file: &str, text: String| {
+                    std::fs::write(sub.join(file), text).unwrap();
+                };
+                write(
+                    ".m.o.cmd",
+                    format!("savedcmd_{rel}/m.o := rustc --crate-name {name} {rel}/m.rs\n"),
+                );
+                write(".c.o.cmd", format!("savedcmd_{rel}/c.o := gcc -c {rel}/c.c\n"));
+                write(
+                    ".bad.o.cmd",
+                    format!("savedcmd_{rel}/bad.o := rustc --crate-name bad\n"),
+                );
+                write("m.o.cmd", String::from("savedcmd_x.o := rustc --crate-name x x.rs\n"));
+                next.push(sub);
+            }
+        }
+        level = next;
+    }
+    std::fs::create_dir(root.path().join(".git")).unwrap();
+    std::fs::write(root.path().join(".git/.x.o.cmd"), "savedcmd_x.o := rustc x.rs\n").unwrap();
+    root
+}
+
+fn summary(scan: &Scan) -> (Vec<String>, Vec<String>, usize) {
+    let builds = scan.builds.iter().map(|b| b.target.clone()).collect();
+    let problems =
+        scan.problems.iter().map(|p| format!("{}: {}", p.path.display(), p.message)).collect();
+    (builds, problems, scan.cmd_files)
+}
+
+#[test]
+fn every_thread_count_finds_the_same() {
+    let tree = tree();
+    let one = summary(&scan_with_threads(tree.path(), 1).unwrap());
+    // 4 + 16 + 64 directories, three `.cmd` files each.
+    assert_eq!(one.0.len(), 84);
+    assert_eq!(one.1.len(), 84);
+    assert_eq!(one.2, 3 * 84);
+    assert_eq!(one.0[0], "d00/d10/d20/m.o");
+    assert!(one.0.is_sorted());
+    for threads in [2, 3, 8] {
+        for _ in 0..5 {
+            let scan = scan_with_threads(tree.path(), threads).unwrap();
+            assert_eq!(summary(&scan), one, "{threads} threads");
+        }
+    }
+}
+
+#[test]
+fn an_unreadable_top_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(scan_rust_builds(&dir.path().join("missing")).is_err());
+}
