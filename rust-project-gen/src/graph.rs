@@ -105,13 +105,6 @@ pub fn resolve(base: &Path, path: &str) -> PathBuf {
     out
 }
 
-/// The tree a `.cmd` file belongs to: `<tree>/rust/.kernel.o.cmd` for target `rust/kernel.o`.
-pub fn build_tree(cmd_file: &Path, target: &str) -> PathBuf {
-    let depth = Path::new(target).parent().map_or(0, |p| p.components().count());
-    let dir = cmd_file.parent().unwrap_or(Path::new("/"));
-    dir.ancestors().nth(depth).unwrap_or(dir).to_owned()
-}
-
 /// The group name of a response file: its file name (`rustc_cfg`).
 pub fn group_name(response_file: &str) -> String {
     response_file.rsplit('/').next().unwrap_or(response_file).to_owned()
@@ -137,12 +130,9 @@ pub fn build_project(
     for build in builds {
         let inv = &build.invocation;
         // Where kbuild ran rustc, which relative paths start from: the objtree, or since 6.13
-        // an external module's own directory (`M=` builds `cd` there; before, their targets
-        // were absolute paths and rustc ran in the objtree).
-        let build_tree = build_tree(&build.cmd_file, &build.target);
-        let rustc_dir =
-            if Path::new(&build.target).is_absolute() { &layout.objtree } else { &build_tree };
-        let root = resolve(rustc_dir, &inv.root);
+        // an external module's own directory.
+        let rustc_dir = build.working_dir(&layout.objtree);
+        let root = resolve(&rustc_dir, &inv.root);
         if root.starts_with(&layout.sysroot_src) {
             // The kernel's own build of `core` (or `alloc`): rust-analyzer's sysroot stands in,
             // with this build's edition and cfgs.
@@ -222,13 +212,13 @@ pub fn build_project(
                 env: inv.env.clone(),
                 is_proc_macro: inv.crate_type == "proc-macro",
                 proc_macro_dylib: (inv.crate_type == "proc-macro")
-                    .then(|| inv.emit("link").map(|p| resolve(rustc_dir, p)))
+                    .then(|| inv.emit("link").map(|p| resolve(&rustc_dir, p)))
                     .flatten(),
                 include_dirs,
                 crate_attrs: inv.crate_attrs.clone(),
                 kernel_target: inv.is_kernel_target(),
                 kbuild_target: build.target.clone(),
-                build_label: build_tree.join(&build.target),
+                build_label: rustc_dir.join(&build.target),
                 build_file,
                 is_bin: inv.crate_type == "bin",
                 origin,

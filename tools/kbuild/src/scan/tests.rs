@@ -74,10 +74,7 @@ fn tree() -> tempfile::TempDir {
                     format!("savedcmd_{rel}/m.o := rustc --crate-name {name} {rel}/m.rs\n"),
                 );
                 write(".c.o.cmd", format!("savedcmd_{rel}/c.o := gcc -c {rel}/c.c\n"));
-                write(
-                    ".bad.o.cmd",
-                    format!("savedcmd_{rel}/bad.o := rustc --crate-name bad\n"),
-                );
+                write(".bad.o.cmd", format!("savedcmd_{rel}/bad.o := rustc --crate-name bad\n"));
                 write("m.o.cmd", String::from("savedcmd_x.o := rustc --crate-name x x.rs\n"));
                 next.push(sub);
             }
