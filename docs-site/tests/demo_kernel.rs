@@ -105,13 +105,12 @@ fn srctree_links_open_the_source_view_and_nothing_points_at_the_build_machine() 
     }
 }
 
-/// The doctests that fail in a demo kernel because of a bug of that kernel, not of the site:
-/// asserted as they are, so that a kernel with the fix shows (and its entry goes).
-const KERNEL_BUGS: &[(&str, &str, &str)] = &[(
-    "7.3",
-    "rust_doctest_kernel_task_rs_1",
-    "crashed: Task::pid reads task_struct at an offset that does not match the C layout",
-)];
+/// The doctests that may fail in a demo kernel because of a bug of that kernel, not of the
+/// site. 7.3's crashes in a tree without the demo series' fix of `struct sched_statistics`'
+/// alignment (bindgen's layout of `task_struct` then differs from C's): the tree in the cache
+/// is built from whichever series prepared it last, so the test allows it, and requires it to
+/// be reported as a crash by name. The unit tests hold the crash as captured.
+const KERNEL_BUGS: &[(&str, &str)] = &[("7.3", "rust_doctest_kernel_task_rs_1")];
 
 #[test]
 fn the_doctests_ran_in_the_kernel_and_show_on_their_items() {
@@ -119,34 +118,11 @@ fn the_doctests_ran_in_the_kernel_and_show_on_their_items() {
     let tree = common::tree();
     let manifest = manifest(&site.dir);
     let summary = manifest.doctests.expect("the doctests ran");
-    let crashed: Vec<&str> = KERNEL_BUGS
-        .iter()
-        .filter(|(kernel, _, _)| *kernel == tree.kernel)
-        .map(|(_, name, _)| *name)
-        .collect();
-    let failed = if crashed.is_empty() {
-        "0 failed".to_owned()
-    } else {
-        format!("{} failed (crashed: {})", crashed.len(), crashed.join(", "))
-    };
-    assert!(summary.ends_with(&format!("{failed}, 0 skipped")), "{summary}");
+    assert!(summary.ends_with(", 0 skipped"), "{summary}");
     assert!(!summary.contains("INCOMPLETE"), "{summary}");
     let passed: usize = summary.split(' ').next().unwrap().parse().unwrap();
     assert!(passed > 50, "{summary}");
     let results = std::fs::read_to_string(site.dir.join("doctests.html")).unwrap();
-    assert!(results.contains("rust_doctest_kernel_alloc_kvec_rs_0"));
-    assert!(results.contains("ok 1 rust_doctest_kernel_"), "the KTAP lines are shown");
-    // KVec's own example (rust/kernel/alloc/kvec.rs, above `pub type KVec`).
-    let kvec = std::fs::read_to_string(site.dir.join("kernel/alloc/kvec/type.KVec.html")).unwrap();
-    assert!(kvec.contains("✓ example passed in the kernel"), "no badge on KVec");
-    for name in crashed {
-        assert!(
-            results.contains(&format!("<a href=\"#{name}\"><code>{name}</code></a>")),
-            "{name} is not listed"
-        );
-    }
-    // Every test found its item, but for an example whose line is past its file's end
-    // (7.3's `sizes.rs:142`, of 134 lines, which a macro writes).
     // Each row: the test, its result, `file:line`, its item, its KTAP.
     let text_of = |cell: &str| {
         let mut text = String::new();
@@ -164,8 +140,30 @@ fn the_doctests_ran_in_the_kernel_and_show_on_their_items() {
     let rows: Vec<Vec<String>> = results
         .split("<tr id=\"")
         .skip(1)
-        .map(|row| row.split("</tr>").next().unwrap().split("</td>").map(text_of).collect())
+        .map(|row| {
+            let row = row.split_once('>').unwrap().1.split("</tr>").next().unwrap();
+            row.split("</td>").map(text_of).collect()
+        })
         .collect();
+    // Every failure is a known kernel bug, a crash, named in the summary and listed.
+    for row in rows.iter().filter(|row| row[1] != "passed") {
+        let name = row[0].as_str();
+        assert!(KERNEL_BUGS.contains(&(tree.kernel.as_str(), name)), "{name} failed: {summary}");
+        assert_eq!(row[1], "crashed the kernel (failed)", "{name}");
+        assert!(summary.contains(&format!("crashed: {name}")), "{summary}");
+        let listed = format!("<a href=\"#{name}\"><code>{name}</code></a>");
+        assert!(results.contains(&listed), "{name} is not listed");
+    }
+    let failed = rows.iter().filter(|row| row[1] != "passed").count();
+    assert!(summary.starts_with(&format!("{passed} passed, {failed} failed")), "{summary}");
+    assert_eq!(passed + failed, rows.len(), "{summary}");
+    assert!(results.contains("rust_doctest_kernel_alloc_kvec_rs_0"));
+    assert!(results.contains("ok 1 rust_doctest_kernel_"), "the KTAP lines are shown");
+    // KVec's own example (rust/kernel/alloc/kvec.rs, above `pub type KVec`).
+    let kvec = std::fs::read_to_string(site.dir.join("kernel/alloc/kvec/type.KVec.html")).unwrap();
+    assert!(kvec.contains("✓ example passed in the kernel"), "no badge on KVec");
+    // Every test found its item, but for an example whose line is past its file's end
+    // (7.3's `sizes.rs:142`, of 134 lines, which a macro writes).
     let past_the_end = |location: &str| {
         let (file, line) = location.rsplit_once(':').unwrap();
         let text = std::fs::read_to_string(tree.srctree.join(file)).unwrap();
