@@ -127,6 +127,22 @@ pub struct Ambiguous {
     pub definitions: Vec<String>,
 }
 
+/// A member only one side has (C's with no Rust member of its name, or the reverse): not a
+/// layout difference in itself, listed so that a pairing bindgen's renaming defeated can be
+/// seen.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Unpaired {
+    /// The Rust crate.
+    #[serde(rename = "crate")]
+    pub krate: String,
+    /// The type.
+    pub name: String,
+    /// The member's path.
+    pub member: String,
+    /// `C` or `Rust`: the side that has it.
+    pub side: &'static str,
+}
+
 /// Counts over the whole comparison.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Summary {
@@ -140,7 +156,10 @@ pub struct Summary {
     pub mismatching: usize,
     /// Mismatches whose cause is in the type itself.
     pub root_causes: usize,
-    /// Names with several C definitions of which none is Rust's.
+    /// Names with several C definitions (compile units disagree).
+    pub several_c_definitions: usize,
+    /// Of those, the ones none of which is Rust's, and more than one in a header: ambiguous,
+    /// not compared (else the one in a header is bindgen's, and compared).
     pub ambiguous: usize,
     /// Names with several C definitions of which one matched.
     pub matched_one_of_several: usize,
@@ -174,6 +193,10 @@ pub struct Report {
     pub latent: Vec<Latent>,
     /// Names with conflicting C definitions.
     pub ambiguous: Vec<Ambiguous>,
+    /// Members only one side has.
+    pub unpaired: Vec<Unpaired>,
+    /// The Rust types (`crate::name`) that no C compile unit defines: not compared.
+    pub without_c_definition: Vec<String>,
     /// Counts.
     pub summary: Summary,
 }
@@ -197,11 +220,15 @@ pub fn compare(defs: &Definitions) -> Report {
         }
         let Some(cdefs) = defs.c.get(name) else {
             summary.without_c_definition += 1;
+            report.without_c_definition.push(format!("{krate}::{name}"));
             continue;
         };
         summary.compared += 1;
         let outcomes: Vec<(Outcome, Counts)> =
             cdefs.iter().map(|c| compare_type(krate, c, rust)).collect();
+        if cdefs.len() > 1 {
+            summary.several_c_definitions += 1;
+        }
         let chosen = if let Some(i) = outcomes.iter().position(|(o, _)| o.mismatch.is_none()) {
             if cdefs.len() > 1 {
                 summary.matched_one_of_several += 1;
@@ -246,6 +273,7 @@ pub fn compare(defs: &Definitions) -> Report {
     for (outcome, counts) in found {
         counts.add_to(&mut summary);
         report.latent.extend(outcome.latent);
+        report.unpaired.extend(outcome.unpaired);
         match outcome.mismatch {
             None => summary.matching += 1,
             Some(mut m) => {
@@ -289,6 +317,7 @@ struct Outcome {
     /// The named type the cause is about, to link mismatches once all are known.
     cause_type: Option<String>,
     latent: Vec<Latent>,
+    unpaired: Vec<Unpaired>,
 }
 
 /// Counts of one type's comparison, added to the summary for the definition chosen.
@@ -387,7 +416,7 @@ enum Role {
     BitfieldUnit,
     Opaque,
     /// Layout helpers with no C counterpart: `_bitfield_align_N`, `__bindgen_padding_N`,
-    /// `bindgen_union_field`.
+    /// `bindgen_union_field`, `_bindgen_align`.
     Helper,
 }
 
@@ -398,6 +427,7 @@ fn role(m: &Member) -> Role {
     } else if name.starts_with("_bitfield_align_")
         || name.starts_with("__bindgen_padding_")
         || name == "bindgen_union_field"
+        || name == "_bindgen_align"
     {
         Role::Helper
     } else if name.starts_with("_bitfield_") && matches!(m.ty, Ty::BitfieldUnit { .. }) {
@@ -453,6 +483,9 @@ impl Walk {
                 continue;
             }
             let partner = match &cm.name {
+                // An anonymous member of a named type (`struct __filename_head;`, a Microsoft
+                // extension the kernel uses) is one bindgen leaves out, as padding.
+                None if matches!(cm.ty, Ty::Named { .. }) => None,
                 None => anonymous.next().inspect(|_| self.counts.anonymous_by_position += 1),
                 Some(name) => (0..r.len()).find(|&j| {
                     !used[j]
@@ -552,6 +585,16 @@ fn compare_type(krate: &str, c: &Type, rust: &Type) -> (Outcome, Counts) {
             })
         })
         .collect();
+    let unpaired = entries
+        .iter()
+        .filter(|e| !e.bitfield && (e.c.is_none() || e.rust.is_none()))
+        .map(|e| Unpaired {
+            krate: krate.to_owned(),
+            name: c.name.clone(),
+            member: e.path.clone(),
+            side: if e.c.is_some() { "C" } else { "Rust" },
+        })
+        .collect();
     let moved: Vec<usize> = (0..entries.len()).filter(|&i| entries[i].moved()).collect();
     let first =
         moved.iter().copied().min_by_key(|&i| (entries[i].c.as_ref().map_or(0, |c| c.bits), i));
@@ -566,7 +609,7 @@ fn compare_type(krate: &str, c: &Type, rust: &Type) -> (Outcome, Counts) {
     let size_differs = c.size != rust.size;
     let align_differs = c.align.surely_differs(rust.align);
     if !size_differs && !align_differs && moved.is_empty() && resized.is_empty() {
-        return (Outcome { mismatch: None, cause_type: None, latent }, walk.counts);
+        return (Outcome { mismatch: None, cause_type: None, latent, unpaired }, walk.counts);
     }
     let (cause, cause_member, cause_type) = match first {
         Some(i) => cause_of_move(&walk, i),
@@ -591,7 +634,7 @@ fn compare_type(krate: &str, c: &Type, rust: &Type) -> (Outcome, Counts) {
         caused_by: None,
         root: true,
     };
-    (Outcome { mismatch: Some(mismatch), cause_type, latent }, walk.counts)
+    (Outcome { mismatch: Some(mismatch), cause_type, latent, unpaired }, walk.counts)
 }
 
 type Cause = (String, Option<String>, Option<String>);
@@ -695,6 +738,10 @@ fn cause_in_place(c: &Type, rust: &Type, entries: &[Entry], resized: &[Resized])
             None,
         );
     }
+    if let Some(e) = entries.iter().find(|e| !e.bitfield && (e.c.is_none() || e.rust.is_none())) {
+        let side = if e.c.is_some() { "C" } else { "Rust" };
+        return (format!("{} is only in {side}", e.path), Some(e.path.clone()), None);
+    }
     if let Some(first) = resized.first() {
         let named = entries
             .iter()
@@ -716,3 +763,6 @@ fn cause_in_place(c: &Type, rust: &Type, entries: &[Entry], resized: &[Resized])
         None,
     )
 }
+
+#[cfg(test)]
+mod tests;

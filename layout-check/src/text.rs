@@ -52,7 +52,11 @@ pub fn render(report: &Report) -> String {
             })
             .collect();
         let width = |i: usize| {
-            rows.iter().map(|r| r[i].chars().count()).chain([header[i].len()]).max().unwrap_or(0)
+            rows.iter()
+                .map(|r| r[i].chars().count())
+                .chain([header[i].chars().count()])
+                .max()
+                .unwrap_or(0)
         };
         let widths = [width(0), width(1), width(2), width(3)];
         let line = |cells: [&str; 5]| {
@@ -143,11 +147,12 @@ pub fn summary(s: &Summary) -> String {
     );
     let _ = writeln!(
         out,
-        "{} opaque types (size and alignment only); {} names with several C definitions: {} matched one, {} ambiguous",
+        "{} opaque types (size and alignment only); {} names with several C definitions: {} matched one, {} ambiguous, {} compared with the one in a header",
         s.opaque,
-        s.matched_one_of_several + s.ambiguous,
+        s.several_c_definitions,
         s.matched_one_of_several,
         s.ambiguous,
+        s.several_c_definitions - s.matched_one_of_several - s.ambiguous,
     );
     out
 }
