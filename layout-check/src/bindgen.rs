@@ -27,8 +27,6 @@ pub struct LayoutTest {
     pub krate: String,
     /// bindgen's words for it: `Size of task_struct`, `Offset of field: task_struct::stats`.
     pub assertion: String,
-    /// Whether it held (the report lists those that did not).
-    pub passed: bool,
     /// What clang says, from the assertion.
     pub clang: Option<u64>,
     /// What Rust has, from rustc's message.
@@ -189,7 +187,6 @@ pub fn parse_failures(
         out.push(LayoutTest {
             krate: krate.to_owned(),
             assertion: assertion.to_owned(),
-            passed: false,
             clang,
             rust,
             detail: message.to_owned(),

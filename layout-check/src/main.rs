@@ -191,7 +191,13 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
                             o.failed.len()
                         );
                         for t in &o.failed {
-                            println!("  {}: {}", t.assertion, t.detail);
+                            let show = |v: Option<u64>| v.map_or("?".to_owned(), |v| v.to_string());
+                            println!(
+                                "  {}: clang {}, Rust {}",
+                                t.assertion,
+                                show(t.clang),
+                                show(t.rust)
+                            );
                         }
                     }
                 }
