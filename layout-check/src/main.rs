@@ -109,6 +109,13 @@ fn read(images: &[PathBuf]) -> anyhow::Result<Definitions> {
     for (file, s) in &sections {
         collector.add_c(&s.dwarf()).with_context(|| format!("cannot read {}", file.display()))?;
     }
+    if collector.defs.rust.is_empty() {
+        step.failed();
+        anyhow::bail!(
+            "no type of Rust's bindings or uapi crates in the DWARF of {}: build the kernel with CONFIG_RUST=y and CONFIG_DEBUG_INFO",
+            images[0].display()
+        );
+    }
     step.done(&format!(
         "{} Rust types, {} C names",
         collector.defs.rust.len(),
