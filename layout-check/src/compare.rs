@@ -371,7 +371,11 @@ impl Place {
             bits: base + m.bit_offset,
             size: if m.bit_size.is_some() { None } else { m.ty.size() },
             align: m.alignment(),
-            own_align: m.align.is_some(),
+            // GCC also puts its type's alignment on a member of an aligned type.
+            own_align: m.align.is_some_and(|a| {
+                let of_type = m.ty.align();
+                !(of_type.exact() && of_type.bytes == a)
+            }),
             union_field: matches!(m.ty, Ty::UnionField),
             named,
             ty: m.ty.describe(),

@@ -58,10 +58,11 @@ fn check(c: Vec<Type>, rust: Vec<Type>, expect: Expect) {
 }
 
 /// 7.3's task_struct, reduced: an empty struct aligned 64 (C) that bindgen emits aligned 1.
+/// GCC puts the alignment on the member too, as rustc puts every member's.
 fn task_struct(rust_side: bool, stats_at: u64, size: u64) -> Type {
     let m = if rust_side { rust } else { member };
     let stats_align = if rust_side { 1 } else { 64 };
-    ty(
+    let mut t = ty(
         "task_struct",
         size,
         Align::attribute(64),
@@ -71,7 +72,9 @@ fn task_struct(rust_side: bool, stats_at: u64, size: u64) -> Type {
             m("pid", stats_at, int()),
             m("group_leader", stats_at + 8, ptr()),
         ],
-    )
+    );
+    t.members[1].align = Some(stats_align);
+    t
 }
 
 fn sched_statistics(align: u64) -> Type {
