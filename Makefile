@@ -70,7 +70,7 @@ CARGO := cargo
 WORKBENCH := $(CURDIR)/target/debug/workbench
 LINT_RULES := $(CURDIR)/target/debug/lint-rules
 
-.PHONY: help setup tools kernel demo test test-kernel test-llvm check bench rust-analyzer kallsyms-check lint docs docs-serve clean-cache
+.PHONY: help setup tools kernel demo test test-kernel test-llvm check bench rust-analyzer kallsyms-check layout-check lint docs docs-serve clean-cache
 
 help: ## List the targets
 	@echo "Rust-for-Linux developer tools. The two commands:"
@@ -152,6 +152,14 @@ kallsyms-check: kernel ## Boot each oops scenario and check the Rust frames of i
 	$(CURDIR)/target/debug/kallsyms-check run --objtree $(KERNEL_OBJ) --extmod-dir $(EXTMOD_DIR) \
 		--html $(TREE_CACHE)/demo/kallsyms-check.html
 	$(CURDIR)/target/debug/kallsyms-check scan $(KERNEL_OBJ)/vmlinux $(EXTMOD_DIR)
+
+# Rust's bindings and uapi types against C's, both from the tree's DWARF (vmlinux, its modules
+# and the out-of-tree ones); BINDGEN=1 also reruns the tree's bindgen commands with their layout
+# tests (about 40 s more). Exit 1 when a layout differs.
+layout-check: kernel ## Compare the layouts of Rust's bindgen types with C's, from DWARF (BINDGEN=1: also bindgen's layout tests)
+	@mkdir -p $(TREE_CACHE)/demo
+	$(CURDIR)/target/debug/layout-check check $(KERNEL_OBJ)/vmlinux $(KERNEL_OBJ) $(wildcard $(EXTMOD_DIR)) \
+		--srctree $(KERNEL_SRC) --html $(TREE_CACHE)/demo/layout-check.html $(if $(BINDGEN),--bindgen $(KERNEL_OBJ))
 
 # The kernel's own code is a report (exit 1 there means findings, all triaged in
 # lint-rules/triage/); our demo modules must have no finding at error level.

@@ -1,9 +1,10 @@
 //! The kbuild model, shared by every tool of the suite: what a kernel source tree (`srctree`)
 //! and a build tree (`objtree`) are, what their `.config` says, and whether they are ready.
 //!
-//! Parsers take text and return values; only [`tree`] and [`scan`] read files, and [`make`]
-//! builds (does not run) the commands that run kbuild.
+//! Parsers take text and return values; only [`tree`], [`scan`] and [`bindgen::read_bindgen`]
+//! read files, and [`make`] builds (does not run) the commands that run kbuild.
 
+pub mod bindgen;
 pub mod config;
 pub mod make;
 pub mod rustc;
