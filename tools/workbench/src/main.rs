@@ -245,12 +245,13 @@ fn run_suite(
     };
     let kos: Vec<PathBuf> = kernel.extmods.iter().flat_map(|m| m.kos.iter().cloned()).collect();
     let doctests = kernel.objtree.config.is_enabled("RUST_KERNEL_DOCTESTS");
-    let runs: [(&str, &dyn Fn() -> suite::ToolResult); 5] = [
+    let runs: [(&str, &dyn Fn() -> suite::ToolResult); 6] = [
         ("rust-project-gen and rust-analyzer's check", &|| suite.rust_project_gen()),
         ("lint-rules", &|| suite.lint_rules()),
         ("docs-site (crates, doctests in QEMU, links)", &|| suite.docs_site(config_name, doctests)),
         ("kallsyms-check (oops scenarios in QEMU)", &|| suite.kallsyms_check(&kos)),
         ("decode-stacktrace", &|| suite.decode_stacktrace()),
+        ("layout-check (Rust's and C's struct layouts)", &|| suite.layout_check()),
     ];
     let mut results = Vec::new();
     for (what, run) in runs {

@@ -368,6 +368,48 @@ impl Suite {
         }
     }
 
+    /// layout-check: Rust's view of every C struct against the C compiler's, from DWARF.
+    pub fn layout_check(&self) -> ToolResult {
+        let start = Instant::now();
+        let report = self.work_dir.join("layout-check.txt");
+        let html = self.work_dir.join("layout-check.html");
+        let run = self
+            .tool("layout-check")
+            .arg("check")
+            .arg(self.objtree.join("vmlinux"))
+            .arg(&self.objtree)
+            .arg(&self.extmod_dir)
+            .arg("--srctree")
+            .arg(&self.srctree)
+            .arg("--html")
+            .arg(&html)
+            .timeout(Duration::from_secs(600))
+            .run();
+        match run {
+            // 1 means mismatches: a kernel bug, which the summary names.
+            Ok(run) if matches!(run.status.code(), Some(0 | 1)) => {
+                let _ = std::fs::write(&report, &run.stdout);
+                let summary = run
+                    .stdout
+                    .lines()
+                    .find(|l| l.contains(" compared: "))
+                    .and_then(|l| l.split_once("; ").map(|(_, rest)| rest))
+                    .and_then(|l| l.split(';').next())
+                    .unwrap_or_default();
+                ToolResult {
+                    tool: "layout-check",
+                    ok: run.success(),
+                    summary: summary.trim().to_owned(),
+                    outputs: vec![report, html],
+                    took: start.elapsed(),
+                    reused: false,
+                }
+            }
+            Ok(run) => failed("layout-check", &tail_of(&run), start),
+            Err(e) => failed("layout-check", &e.to_string(), start),
+        }
+    }
+
     /// decode-stacktrace on the oops of kallsyms-check's NULL-write scenario.
     pub fn decode_stacktrace(&self) -> ToolResult {
         let start = Instant::now();
