@@ -5,6 +5,8 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
+pub use report::escape;
+
 /// Changes whenever the rewriting changes, so that crates are post-processed again.
 pub const REWRITE_VERSION: &str = "5";
 
@@ -129,6 +131,21 @@ pub fn rewrite_upstream_links(
     page_dir: &str,
     upstream: &UpstreamDocs,
 ) -> Option<String> {
+    map_hrefs(html, |link| {
+        let path = (!link.contains(':') && !link.starts_with(['/', '#']))
+            .then(|| resolve_relative(page_dir, link))
+            .flatten()
+            .filter(|path| {
+                let top = path.split('/').next().unwrap_or("");
+                RUST_DOC_ROOTS.contains(&top) && !upstream.local.iter().any(|l| l == top)
+            })?;
+        Some(format!("{}/{path}", upstream.base.trim_end_matches('/')))
+    })
+}
+
+/// `html` with each `href="..."` value that `map` gives a replacement for replaced; `None`
+/// when it replaced none.
+fn map_hrefs(html: &str, map: impl Fn(&str) -> Option<String>) -> Option<String> {
     let mut out = String::with_capacity(html.len());
     let mut rest = html;
     let mut changed = false;
@@ -137,18 +154,9 @@ pub fn rewrite_upstream_links(
         let Some(end) = after.find('"') else { break };
         let link = &after[..end];
         out.push_str(&rest[..i + 6]);
-        let upstream_path = (!link.contains(':') && !link.starts_with(['/', '#']))
-            .then(|| resolve_relative(page_dir, link))
-            .flatten()
-            .filter(|path| {
-                let top = path.split('/').next().unwrap_or("");
-                RUST_DOC_ROOTS.contains(&top) && !upstream.local.iter().any(|l| l == top)
-            });
-        match upstream_path {
-            Some(path) => {
-                out.push_str(upstream.base.trim_end_matches('/'));
-                out.push('/');
-                out.push_str(&path);
+        match map(link) {
+            Some(new) => {
+                out.push_str(&new);
                 changed = true;
             }
             None => out.push_str(link),
@@ -248,25 +256,7 @@ pub fn mend_variant_links(html: &str) -> Option<String> {
     if !html.contains("/variant.") {
         return None;
     }
-    let mut out = String::with_capacity(html.len());
-    let mut rest = html;
-    let mut changed = false;
-    while let Some(i) = rest.find("href=\"") {
-        let after = &rest[i + 6..];
-        let Some(end) = after.find('"') else { break };
-        let link = &after[..end];
-        out.push_str(&rest[..i + 6]);
-        match variant_page_link(link) {
-            Some(mended) => {
-                out.push_str(&mended);
-                changed = true;
-            }
-            None => out.push_str(link),
-        }
-        rest = &after[end..];
-    }
-    out.push_str(rest);
-    changed.then_some(out)
+    map_hrefs(html, variant_page_link)
 }
 
 /// `dir/Enum/variant.V.html[#x]` as `dir/enum.Enum.html#variant.V`.
@@ -511,22 +501,6 @@ pub fn decode_entities(s: &str) -> String {
         .replace("&#39;", "'")
         .replace("&#x27;", "'")
         .replace("&amp;", "&")
-}
-
-/// Escapes text for HTML.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -3,6 +3,8 @@
 
 use std::fmt::Write as _;
 
+use report::{PAGE_END, escape, page_start};
+
 use crate::{FrameCheck, KSYM_NAME_LEN};
 
 /// One scenario's outcome, for the report.
@@ -25,10 +27,6 @@ pub struct ImageHistogram<'a> {
     pub buckets: &'a [(String, usize)],
 }
 
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
-
 /// Renders the report.
 pub fn render_html(
     title: &str,
@@ -36,15 +34,7 @@ pub fn render_html(
     images: &[ImageHistogram<'_>],
 ) -> String {
     let mut h = String::new();
-    let _ = write!(
-        h,
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title>\n\
-         <style>body{{font-family:sans-serif;margin:2em;max-width:72em}}table{{border-collapse:collapse}}\
-         td,th{{border:1px solid #ccc;padding:2px 6px;font-size:90%}}td.name{{font-family:monospace;word-break:break-all}}\
-         .ok{{color:#070}}.fail{{color:#b00;font-weight:bold}}</style></head><body>\n<h1>{}</h1>\n",
-        escape(title),
-        escape(title)
-    );
+    h.push_str(&page_start(title));
     for s in scenarios {
         let (class, verdict) = if s.ok { ("ok", "ok") } else { ("fail", "FAILED") };
         let _ = write!(
@@ -98,7 +88,7 @@ pub fn render_html(
         }
         h.push_str("</svg>\n");
     }
-    h.push_str("</body></html>\n");
+    h.push_str(PAGE_END);
     h
 }
 

@@ -4,26 +4,16 @@
 
 use std::fmt::Write as _;
 
+use report::{PAGE_END, escape, page_start};
+
 use crate::bindgen::LayoutTest;
 use crate::compare::Report;
 use crate::text::{cause_cell, moved_cell, shape_cell, summary};
 
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
-
 /// Renders the report; `bindgen` is the layout-test check's failed assertions, when it ran.
 pub fn render_html(title: &str, report: &Report, bindgen: Option<&[LayoutTest]>) -> String {
     let mut h = String::new();
-    let _ = write!(
-        h,
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title>\n\
-         <style>body{{font-family:sans-serif;margin:2em;max-width:72em}}table{{border-collapse:collapse}}\
-         td,th{{border:1px solid #ccc;padding:2px 6px;font-size:90%}}td.name{{font-family:monospace;word-break:break-all}}\
-         .ok{{color:#070}}.fail{{color:#b00;font-weight:bold}}</style></head><body>\n<h1>{}</h1>\n",
-        escape(title),
-        escape(title)
-    );
+    h.push_str(&page_start(title));
     let (class, verdict) = if report.ok() { ("ok", "ok") } else { ("fail", "FAILED") };
     let _ = writeln!(
         h,
@@ -99,7 +89,7 @@ pub fn render_html(title: &str, report: &Report, bindgen: Option<&[LayoutTest]>)
             h.push_str("</table>\n");
         }
     }
-    h.push_str("</body></html>\n");
+    h.push_str(PAGE_END);
     h
 }
 

@@ -1,0 +1,54 @@
+//! The suite's HTML: escaping, and the page style the tools' reports share (kallsyms-check's
+//! and layout-check's), so that they look alike and are written once.
+
+/// Escapes text for HTML, in element content and in quoted attributes.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The start of a report page titled `title`, up to its `<h1>`: a table style, `.ok` and
+/// `.fail` verdicts, `td.name` for long symbol names.
+pub fn page_start(title: &str) -> String {
+    let title = escape(title);
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title}</title>\n\
+         <style>body{{font-family:sans-serif;margin:2em;max-width:72em}}table{{border-collapse:collapse}}\
+         td,th{{border:1px solid #ccc;padding:2px 6px;font-size:90%}}td.name{{font-family:monospace;word-break:break-all}}\
+         .ok{{color:#070}}.fail{{color:#b00;font-weight:bold}}</style></head><body>\n<h1>{title}</h1>\n"
+    )
+}
+
+/// The end of a report page.
+pub const PAGE_END: &str = "</body></html>\n";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_markup_and_quotes() {
+        assert_eq!(
+            escape("<a href=\"x\">Tom & Jerry's</a>"),
+            "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;"
+        );
+        assert_eq!(escape("plain é"), "plain é");
+    }
+
+    #[test]
+    fn a_page_starts_with_its_escaped_title() {
+        let page = page_start("a < b");
+        assert!(page.starts_with("<!DOCTYPE html>"));
+        assert!(page.contains("<title>a &lt; b</title>") && page.ends_with("<h1>a &lt; b</h1>\n"));
+    }
+}
