@@ -170,6 +170,15 @@ pub fn generated_name(name: &str) -> bool {
     name.ends_with("_generated.rs")
 }
 
+/// Whether kbuild made the file at `path`: it is a kbuild target, with its own `.NAME.cmd`
+/// beside it. An in-tree build writes such files into the source tree
+/// (`rust/kernel/generated_arch_warn_asm.rs`).
+pub fn made_by_kbuild(path: &Path) -> bool {
+    path.file_name().is_some_and(|name| {
+        path.with_file_name(format!(".{}.cmd", name.to_string_lossy())).is_file()
+    })
+}
+
 /// Classifies a file's bytes: generated (by name, `*_generated.rs`, or a generator's banner or
 /// bindgen's helper types in its first lines), not UTF-8, or text.
 pub fn classify(name: &str, bytes: Vec<u8>) -> Source {
@@ -231,6 +240,20 @@ mod tests {
     /// Regression: nova-core's firmware bindings (`gsp/fw/r570_144/bindings.rs`) are bindgen's
     /// output committed without its banner; its 17 findings on 7.3 (no `//!` docs, unsafe
     /// blocks of bindgen's bitfield accessors without `// SAFETY:`) were about generated code.
+    #[test]
+    fn a_kbuild_target_is_made_by_kbuild() {
+        let dir = tempfile::tempdir().unwrap();
+        let made = dir.path().join("generated_arch_warn_asm.rs");
+        let written = dir.path().join("task.rs");
+        for file in [&made, &written] {
+            std::fs::write(file, "// SPDX-License-Identifier: GPL-2.0\n").unwrap();
+        }
+        std::fs::write(dir.path().join(".generated_arch_warn_asm.rs.cmd"), "savedcmd_x := ...\n")
+            .unwrap();
+        assert!(made_by_kbuild(&made));
+        assert!(!made_by_kbuild(&written));
+    }
+
     #[test]
     fn bindgen_output_without_its_banner_is_generated() {
         let generated = |name: &str, text: &str| {

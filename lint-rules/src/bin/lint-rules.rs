@@ -254,7 +254,12 @@ fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
                 continue;
             }
         };
-        let text = match files::classify(&input.name, bytes) {
+        let source = if files::made_by_kbuild(&input.path) {
+            Source::Generated
+        } else {
+            files::classify(&input.name, bytes)
+        };
+        let text = match source {
             Source::Generated if !args.include_generated => {
                 skipped_generated.push(input.name.clone());
                 continue;
