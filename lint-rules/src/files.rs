@@ -170,13 +170,9 @@ pub fn generated_name(name: &str) -> bool {
     name.ends_with("_generated.rs")
 }
 
-/// Whether kbuild made the file at `path`: it is a kbuild target, with its own `.NAME.cmd`
-/// beside it. An in-tree build writes such files into the source tree
-/// (`rust/kernel/generated_arch_warn_asm.rs`).
+/// Whether kbuild made the file at `path` ([`kbuild::saved_cmd_of`] is there).
 pub fn made_by_kbuild(path: &Path) -> bool {
-    path.file_name().is_some_and(|name| {
-        path.with_file_name(format!(".{}.cmd", name.to_string_lossy())).is_file()
-    })
+    kbuild::saved_cmd_of(path).is_some_and(|cmd| cmd.is_file())
 }
 
 /// Classifies a file's bytes: generated (by name, `*_generated.rs`, or a generator's banner or

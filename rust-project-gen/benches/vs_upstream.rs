@@ -112,8 +112,7 @@ fn main() {
             .timeout(Duration::from_secs(600))
             .run()
             .expect("rust-analyzer runs");
-        errors
-            .push(out.stdout.replace('\r', "\n").lines().filter(|l| l.contains("Error ")).count());
+        errors.push(rust_project_gen::rust_analyzer::error_lines(&out.stdout).len());
         let out = Command::new(&ra, side.dir.path())
             .arg("analysis-stats")
             .arg(side.dir.path())

@@ -110,13 +110,6 @@ pub fn group_name(response_file: &str) -> String {
     response_file.rsplit('/').next().unwrap_or(response_file).to_owned()
 }
 
-/// Whether kbuild generated `root`: it is itself a kbuild target, with its own `.cmd` file.
-fn generated_by_kbuild(root: &Path, exists: &dyn Fn(&Path) -> bool) -> bool {
-    root.parent()
-        .zip(root.file_name())
-        .is_some_and(|(dir, file)| exists(&dir.join(format!(".{}.cmd", file.to_string_lossy()))))
-}
-
 /// Builds the graph from `builds`; `response_cfgs` maps each response file (as written) to its
 /// `--cfg`s. `exists` says whether a file is there (stale `.cmd` files name removed sources).
 pub fn build_project(
@@ -147,7 +140,7 @@ pub fn build_project(
             project.rusttest.push(build.target.clone());
             continue;
         }
-        if generated_by_kbuild(&root, exists) {
+        if kbuild::saved_cmd_of(&root).is_some_and(|cmd| exists(&cmd)) {
             // `rust/doctests_kernel_generated.rs`: its code is edited, and analysed by
             // rust-analyzer, where it comes from (the doc comments); upstream's script leaves
             // it out too.

@@ -47,6 +47,11 @@ pub fn features(version: &str) -> Features {
     }
 }
 
+/// The error lines of `rust-analyzer diagnostics` output (its progress lines end in `\r`).
+pub fn error_lines(diagnostics_stdout: &str) -> Vec<&str> {
+    diagnostics_stdout.split(['\n', '\r']).filter(|l| l.contains("Error ")).collect()
+}
+
 /// A bug of rust-analyzer itself that shows as an error in correct kernel code, with the
 /// smallest crate that shows it: such an error is not the generated file's.
 pub struct KnownBug {

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use common::{run, sysroot};
-use rust_project_gen::rust_analyzer::{KNOWN_BUGS, KnownBug};
+use rust_project_gen::rust_analyzer::{self, KNOWN_BUGS, KnownBug};
 
 use kbuild::testing::env_path as var;
 
@@ -41,9 +41,8 @@ fn rust_analyzer_errors(dir: &Path) -> Vec<String> {
         .run()
         .unwrap();
     assert!(!out.timed_out, "rust-analyzer diagnostics {} timed out", dir.display());
-    let stdout = out.stdout.replace('\r', "\n");
     let errors: Vec<String> =
-        stdout.lines().filter(|l| l.contains("Error ")).map(str::to_owned).collect();
+        rust_analyzer::error_lines(&out.stdout).into_iter().map(str::to_owned).collect();
     if errors.is_empty() {
         assert!(
             out.success(),

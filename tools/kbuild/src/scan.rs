@@ -41,6 +41,14 @@ impl RustBuild {
     }
 }
 
+/// The `.cmd` file kbuild saves for `file` when it makes it: `.NAME.cmd` beside it. A file
+/// that has one is kbuild's output (`rust/doctests_kernel_generated.rs`, and in an in-tree build
+/// `rust/kernel/generated_arch_warn_asm.rs` in the source tree), not a source.
+pub fn saved_cmd_of(file: &Path) -> Option<PathBuf> {
+    let name = file.file_name()?.to_string_lossy();
+    Some(file.with_file_name(format!(".{name}.cmd")))
+}
+
 /// A `.cmd` file that looked like a rustc invocation but could not be used.
 #[derive(Clone, Debug)]
 pub struct ScanProblem {

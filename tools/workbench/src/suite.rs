@@ -168,7 +168,7 @@ impl Suite {
             Ok(out) => PathBuf::from(out.stdout.trim()),
             Err(e) => return failed("rust-project-gen", &e.to_string(), start),
         };
-        let run = self
+        let cmd = self
             .tool("rust-project-gen")
             .arg(&self.srctree)
             .arg(&self.objtree)
@@ -176,12 +176,10 @@ impl Suite {
             .arg(sysroot.join("lib/rustlib/src/rust/library"))
             .arg("--output")
             .arg(&json)
-            .timeout(Duration::from_secs(300))
-            .run();
-        let run = match run {
-            Ok(run) if run.success() => run,
-            Ok(run) => return failed("rust-project-gen", &tail_of(&run), start),
-            Err(e) => return failed("rust-project-gen", &e.to_string(), start),
+            .timeout(Duration::from_secs(300));
+        let run = match run_tool(&cmd, &[0]) {
+            Ok(run) => run,
+            Err(why) => return failed("rust-project-gen", &why, start),
         };
         let generated = last_line_after(&run.stderr, "rust-project-gen: ")
             .unwrap_or("written")
@@ -209,7 +207,9 @@ impl Suite {
                     .run()
                 {
                     // It exits 1 when it found an error.
-                    Ok(out) if out.success() || out.stdout.contains("Error ") => {
+                    Ok(out)
+                        if out.success() || !rust_analyzer::error_lines(&out.stdout).is_empty() =>
+                    {
                         rust_analyzer_verdict(&out.stdout)
                     }
                     Ok(out) => format!(
@@ -236,7 +236,7 @@ impl Suite {
     pub fn lint_rules(&self) -> ToolResult {
         let start = Instant::now();
         let report = self.work_dir.join("lint-rules.txt");
-        let run = self
+        let cmd = self
             .tool("lint-rules")
             .arg("check")
             .arg("--srctree")
@@ -245,24 +245,20 @@ impl Suite {
             .arg(&self.objtree)
             .args(["rust", "samples/rust", "drivers"].map(|d| self.srctree.join(d)))
             .timeout(Duration::from_secs(600))
-            .capture_limit(256 << 20)
-            .run();
-        match run {
-            // 1 means findings, which the kernel has (triaged in lint-rules/triage/).
-            Ok(run) if matches!(run.status.code(), Some(0 | 1)) => {
-                let _ = std::fs::write(&report, &run.stdout);
-                let summary = last_line_after(&run.stderr, "lint-rules: ").unwrap_or_default();
-                ToolResult {
-                    tool: "lint-rules",
-                    ok: true,
-                    summary: summary.to_owned(),
-                    outputs: vec![report],
-                    took: start.elapsed(),
-                    reused: false,
-                }
-            }
-            Ok(run) => failed("lint-rules", &tail_of(&run), start),
-            Err(e) => failed("lint-rules", &e.to_string(), start),
+            .capture_limit(256 << 20);
+        // 1 means findings, which the kernel has (triaged in lint-rules/triage/).
+        let run = match run_tool(&cmd, &[0, 1]) {
+            Ok(run) => run,
+            Err(why) => return failed("lint-rules", &why, start),
+        };
+        let _ = std::fs::write(&report, &run.stdout);
+        ToolResult {
+            tool: "lint-rules",
+            ok: true,
+            summary: last_line_after(&run.stderr, "lint-rules: ").unwrap_or_default().to_owned(),
+            outputs: vec![report],
+            took: start.elapsed(),
+            reused: false,
         }
     }
 
@@ -331,7 +327,7 @@ impl Suite {
         let (text, reused) = match reuse.get() {
             Some(text) => (text, true),
             None => {
-                let run = self
+                let cmd = self
                     .tool("kallsyms-check")
                     .arg("run")
                     .arg("--objtree")
@@ -342,19 +338,16 @@ impl Suite {
                     .arg(&html)
                     .arg("--logs")
                     .arg(&logs)
-                    .timeout(Duration::from_secs(1800))
-                    .run();
-                match run {
-                    Ok(run) if matches!(run.status.code(), Some(0 | 1)) => {
-                        let _ = std::fs::write(&report, &run.stdout);
-                        if run.success() {
-                            reuse.put(&run.stdout);
-                        }
-                        (run.stdout, false)
-                    }
-                    Ok(run) => return failed("kallsyms-check", &tail_of(&run), start),
-                    Err(e) => return failed("kallsyms-check", &e.to_string(), start),
+                    .timeout(Duration::from_secs(1800));
+                let run = match run_tool(&cmd, &[0, 1]) {
+                    Ok(run) => run,
+                    Err(why) => return failed("kallsyms-check", &why, start),
+                };
+                let _ = std::fs::write(&report, &run.stdout);
+                if run.success() {
+                    reuse.put(&run.stdout);
                 }
+                (run.stdout, false)
             }
         };
         let (ok, all) = kallsyms_scenarios(&text);
@@ -373,7 +366,7 @@ impl Suite {
         let start = Instant::now();
         let report = self.work_dir.join("layout-check.txt");
         let html = self.work_dir.join("layout-check.html");
-        let run = self
+        let cmd = self
             .tool("layout-check")
             .arg("check")
             .arg(self.objtree.join("vmlinux"))
@@ -383,30 +376,27 @@ impl Suite {
             .arg(&self.srctree)
             .arg("--html")
             .arg(&html)
-            .timeout(Duration::from_secs(600))
-            .run();
-        match run {
-            // 1 means mismatches: a kernel bug, which the summary names.
-            Ok(run) if matches!(run.status.code(), Some(0 | 1)) => {
-                let _ = std::fs::write(&report, &run.stdout);
-                let summary = run
-                    .stdout
-                    .lines()
-                    .find(|l| l.contains(" compared: "))
-                    .and_then(|l| l.split_once("; ").map(|(_, rest)| rest))
-                    .and_then(|l| l.split(';').next())
-                    .unwrap_or_default();
-                ToolResult {
-                    tool: "layout-check",
-                    ok: run.success(),
-                    summary: summary.trim().to_owned(),
-                    outputs: vec![report, html],
-                    took: start.elapsed(),
-                    reused: false,
-                }
-            }
-            Ok(run) => failed("layout-check", &tail_of(&run), start),
-            Err(e) => failed("layout-check", &e.to_string(), start),
+            .timeout(Duration::from_secs(600));
+        // 1 means mismatches: a kernel bug, which the summary names.
+        let run = match run_tool(&cmd, &[0, 1]) {
+            Ok(run) => run,
+            Err(why) => return failed("layout-check", &why, start),
+        };
+        let _ = std::fs::write(&report, &run.stdout);
+        let summary = run
+            .stdout
+            .lines()
+            .find(|l| l.contains(" compared: "))
+            .and_then(|l| l.split_once("; ").map(|(_, rest)| rest))
+            .and_then(|l| l.split(';').next())
+            .unwrap_or_default();
+        ToolResult {
+            tool: "layout-check",
+            ok: run.success(),
+            summary: summary.trim().to_owned(),
+            outputs: vec![report, html],
+            took: start.elapsed(),
+            reused: false,
         }
     }
 
@@ -415,32 +405,27 @@ impl Suite {
         let start = Instant::now();
         let log = self.work_dir.join("kallsyms-check-logs/rust_oops_null.log");
         let decoded = self.work_dir.join("decoded-oops.txt");
-        let run = self
+        let cmd = self
             .tool("decode-stacktrace")
             .arg(self.objtree.join("vmlinux"))
             .arg(&self.srctree)
             .arg(&self.extmod_dir)
             .arg("--log")
             .arg(&log)
-            .timeout(Duration::from_secs(300))
-            .run();
-        match run {
-            Ok(run) if run.success() => {
-                let _ = std::fs::write(&decoded, &run.stdout);
-                let (frames, located) = decoded_frames(&run.stdout);
-                ToolResult {
-                    tool: "decode-stacktrace",
-                    ok: frames > 0 && located > 0,
-                    summary: format!(
-                        "{frames} frames of rust_oops_null's oops, {located} with file:line"
-                    ),
-                    outputs: vec![decoded],
-                    took: start.elapsed(),
-                    reused: false,
-                }
-            }
-            Ok(run) => failed("decode-stacktrace", &tail_of(&run), start),
-            Err(e) => failed("decode-stacktrace", &e.to_string(), start),
+            .timeout(Duration::from_secs(300));
+        let run = match run_tool(&cmd, &[0]) {
+            Ok(run) => run,
+            Err(why) => return failed("decode-stacktrace", &why, start),
+        };
+        let _ = std::fs::write(&decoded, &run.stdout);
+        let (frames, located) = decoded_frames(&run.stdout);
+        ToolResult {
+            tool: "decode-stacktrace",
+            ok: frames > 0 && located > 0,
+            summary: format!("{frames} frames of rust_oops_null's oops, {located} with file:line"),
+            outputs: vec![decoded],
+            took: start.elapsed(),
+            reused: false,
         }
     }
 }
@@ -448,8 +433,7 @@ impl Suite {
 /// rust-analyzer's verdict on the file from `rust-analyzer diagnostics` output: its errors,
 /// with those that are rust-analyzer's own known bugs counted apart.
 fn rust_analyzer_verdict(stdout: &str) -> String {
-    let stdout = stdout.replace('\r', "\n");
-    let errors: Vec<&str> = stdout.lines().filter(|l| l.contains("Error ")).collect();
+    let errors = rust_analyzer::error_lines(stdout);
     let known: Vec<&&str> =
         errors.iter().filter(|e| rust_analyzer::known_bug(e).is_some()).collect();
     let real = errors.len() - known.len();
@@ -462,6 +446,18 @@ fn rust_analyzer_verdict(stdout: &str) -> String {
         );
     }
     verdict
+}
+
+/// Runs `cmd`: its output when it exited with one of `codes` (a tool's 1 often means findings,
+/// not failure), else why not, for [`failed`].
+fn run_tool(cmd: &Command, codes: &[i32]) -> Result<subprocess::Output, String> {
+    match cmd.run() {
+        Ok(out) if !out.timed_out && out.status.code().is_some_and(|c| codes.contains(&c)) => {
+            Ok(out)
+        }
+        Ok(out) => Err(tail_of(&out)),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 fn failed(tool: &'static str, why: &str, start: Instant) -> ToolResult {
