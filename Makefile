@@ -44,6 +44,19 @@ LLVM_TREE := -llvm
 LLVM_PACKAGES := $(if $(filter -%,$(LLVM)),clang$(LLVM) lld$(LLVM) llvm$(LLVM),$(if $(filter 1,$(LLVM)),clang lld llvm))
 endif
 
+# CONFIG_FRAGMENT= merges a config fragment of one's own after the demo kernel's demo.config, in
+# a tree of its own named after it (demo-kernel/7.3/wide.config, layout-check's survey
+# configuration: linux-7.3-wide in the cache).
+ifdef CONFIG_FRAGMENT
+ifdef KERNEL_SRC
+$(error CONFIG_FRAGMENT= configures a demo kernel; a tree of your own given with KERNEL_SRC= keeps its own configuration)
+endif
+ifeq ($(wildcard $(CONFIG_FRAGMENT)),)
+$(error CONFIG_FRAGMENT=$(CONFIG_FRAGMENT): no such file)
+endif
+FRAGMENT_TREE := -$(basename $(notdir $(CONFIG_FRAGMENT)))
+endif
+
 # The kernel tree the tools run against: ours (prepared from the demo kernel's package and
 # patches), or the user's own configured and built tree with KERNEL_SRC= (and KERNEL_OBJ= for an
 # O= build). Everything we make for a tree (out-of-tree modules, boots, docs) goes in its cache.
@@ -52,10 +65,11 @@ KERNEL_OBJ ?= $(KERNEL_SRC)
 TREE_CACHE := $(CACHE)/own-tree
 TREE_ARGS = --srctree $(KERNEL_SRC) --objtree $(KERNEL_OBJ)
 else
-TREE_CACHE := $(CACHE)/linux-$(KERNEL)$(LLVM_TREE)
+TREE_CACHE := $(CACHE)/linux-$(KERNEL)$(LLVM_TREE)$(FRAGMENT_TREE)
 KERNEL_SRC := $(TREE_CACHE)/srctree
 KERNEL_OBJ := $(TREE_CACHE)/objtree
 TREE_ARGS = --srctree $(KERNEL_SRC) --objtree $(KERNEL_OBJ) --demo-kernel $(DEMO_KERNEL) \
+	$(if $(CONFIG_FRAGMENT),--config-fragment $(abspath $(CONFIG_FRAGMENT))) \
 	--package $(KERNEL_PACKAGE) $(if $(KERNEL_SUITE),--suite $(KERNEL_SUITE) --packages-dir $(CACHE)/packages) \
 	$(if $(KERNEL_TARBALL),--tarball $(KERNEL_TARBALL)) --log-dir $(TREE_CACHE)/logs
 endif
@@ -80,7 +94,7 @@ help: ## List the targets
 	@echo "All targets:"
 	@grep -E '^[a-z-]+:.*## ' $(firstword $(MAKEFILE_LIST)) | sed 's/:.*## /\t/' | awk -F'\t' '{printf "  %-14s %s\n", $$1, $$2}'
 	@echo
-	@echo "Variables: KERNEL= (a demo kernel: $(DEMO_KERNELS); default 6.12), KERNEL_SRC= KERNEL_OBJ= (use your own built tree), LLVM= (build the demo kernel with clang and lld: 1, or -19), CACHE= (default $(CACHE))"
+	@echo "Variables: KERNEL= (a demo kernel: $(DEMO_KERNELS); default 6.12), KERNEL_SRC= KERNEL_OBJ= (use your own built tree), LLVM= (build the demo kernel with clang and lld: 1, or -19), CONFIG_FRAGMENT= (a config fragment merged after the demo's, in a tree of its own), CACHE= (default $(CACHE))"
 
 setup: ## Install Debian packages, Rust components and bindgen (idempotent)
 	@tools/setup.sh $(TOOLCHAIN) $(TOOLS_PREFIX) $(BINDGEN_VERSION) $(foreach v,$(ALL_LIBCLANG),libclang-$(v)-dev) $(LLVM_PACKAGES)

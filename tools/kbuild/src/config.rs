@@ -93,6 +93,14 @@ impl Config {
         self.options.iter().map(|(k, v)| (k.as_str(), v.as_str()))
     }
 
+    /// This config with `later`'s options on top, as `merge_config.sh` merges fragments: an
+    /// option set in both takes `later`'s value.
+    pub fn overlaid(&self, later: &Config) -> Config {
+        let mut options = self.options.clone();
+        options.extend(later.options.iter().map(|(k, v)| (k.clone(), v.clone())));
+        Config { options }
+    }
+
     /// The options of `fragment` that this config does not have as asked.
     pub fn unmet(&self, fragment: &Config) -> Vec<Unmet> {
         fragment
@@ -121,6 +129,20 @@ mod tests {
             Err(e) => format!("error: {e}\n"),
         };
         expect.assert_eq(&actual);
+    }
+
+    #[test]
+    fn a_later_fragment_overrides_an_earlier_one() {
+        let demo = Config::parse("CONFIG_SCHEDSTATS=n\nCONFIG_RUST=y\n").unwrap();
+        let wide = Config::parse("CONFIG_SCHEDSTATS=y\nCONFIG_NET=y\n").unwrap();
+        let merged = demo.overlaid(&wide);
+        let text: String = merged.iter().map(|(k, v)| format!("{k}={v}\n")).collect();
+        expect![[r#"
+            NET=y
+            RUST=y
+            SCHEDSTATS=y
+        "#]]
+        .assert_eq(&text);
     }
 
     #[test]

@@ -17,8 +17,9 @@ pub struct Inputs {
     pub tarball: Tarball,
     /// The patches, in `series` order.
     pub patches: Vec<Patch>,
-    /// The config fragment merged onto `tinyconfig`.
-    pub fragment: Fragment,
+    /// The config fragments merged onto `tinyconfig`, in order: the demo kernel's
+    /// `demo.config`, then any the user adds (later ones override earlier ones).
+    pub fragments: Vec<Fragment>,
 }
 
 /// The tarball, identified by path, size and modification time (a new package version changes them).
@@ -123,8 +124,13 @@ pub fn sha256(data: &[u8]) -> String {
 }
 
 /// Reads the inputs: `tarball`, and `demo_kernel/patches/series` with its patches and
-/// `demo_kernel/demo.config` (`demo_kernel` is one version's folder, `demo-kernel/6.12`).
-pub fn load(tarball: &Path, demo_kernel: &Path) -> Result<Inputs, InputError> {
+/// `demo_kernel/demo.config` (`demo_kernel` is one version's folder, `demo-kernel/6.12`), then
+/// the `extra_fragments` merged after it.
+pub fn load(
+    tarball: &Path,
+    demo_kernel: &Path,
+    extra_fragments: &[PathBuf],
+) -> Result<Inputs, InputError> {
     let meta = std::fs::metadata(tarball).map_err(|_| InputError::NoTarball(tarball.to_owned()))?;
     let mtime = meta
         .modified()
@@ -148,12 +154,18 @@ pub fn load(tarball: &Path, demo_kernel: &Path) -> Result<Inputs, InputError> {
         patches.push(Patch { name, path, sha256: sha256(&data) });
     }
 
-    let path = demo_kernel.join("demo.config");
-    let data = read(&path)?;
+    let fragments = std::iter::once(demo_kernel.join("demo.config"))
+        .chain(extra_fragments.iter().cloned())
+        .map(|path| load_fragment(&path))
+        .collect::<Result<_, _>>()?;
+    Ok(Inputs { tarball, patches, fragments })
+}
+
+fn load_fragment(path: &Path) -> Result<Fragment, InputError> {
+    let data = read(path)?;
     let config = kbuild::Config::parse(&String::from_utf8_lossy(&data))
-        .map_err(|source| InputError::Fragment { path: path.clone(), source })?;
-    let fragment = Fragment { path, config, sha256: sha256(&data) };
-    Ok(Inputs { tarball, patches, fragment })
+        .map_err(|source| InputError::Fragment { path: path.to_owned(), source })?;
+    Ok(Fragment { path: path.to_owned(), config, sha256: sha256(&data) })
 }
 
 impl Inputs {
@@ -172,10 +184,26 @@ impl Inputs {
         s
     }
 
-    /// What the objtree is made from: the srctree's stamp and the fragment.
+    /// What the objtree is made from: the srctree's stamp and the fragments.
     pub fn objtree_stamp(&self) -> String {
-        // The fragment by content only: a checkout in another folder is the same input.
-        format!("{}fragment sha256 {}\n", self.srctree_stamp(), self.fragment.sha256)
+        // The fragments by content only: a checkout in another folder is the same input.
+        let mut s = self.srctree_stamp();
+        for f in &self.fragments {
+            let _ = writeln!(s, "fragment sha256 {}", f.sha256);
+        }
+        s
+    }
+
+    /// What the fragments ask for together, later ones overriding earlier ones.
+    pub fn wanted_config(&self) -> kbuild::Config {
+        self.fragments.iter().fold(kbuild::Config::default(), |c, f| c.overlaid(&f.config))
+    }
+
+    /// The fragments' paths, for messages: `a + b`.
+    pub fn fragment_names(&self) -> String {
+        let names: Vec<String> =
+            self.fragments.iter().map(|f| f.path.display().to_string()).collect();
+        names.join(" + ")
     }
 }
 
@@ -211,7 +239,7 @@ mod tests {
         std::fs::write(dir.join("demo-kernel/patches/series"), series).unwrap();
         std::fs::write(dir.join("demo-kernel/patches/0001-a.patch"), b"patch a").unwrap();
         std::fs::write(dir.join("demo-kernel/demo.config"), fragment).unwrap();
-        load(&dir.join("linux.tar.xz"), &dir.join("demo-kernel"))
+        load(&dir.join("linux.tar.xz"), &dir.join("demo-kernel"), &[])
     }
 
     #[test]
@@ -241,6 +269,36 @@ mod tests {
     }
 
     #[test]
+    fn an_extra_fragment_changes_the_objtree_and_overrides_the_demo_config() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = demo(dir.path(), "0001-a.patch\n", "CONFIG_SCHEDSTATS=n\nCONFIG_RUST=y\n").unwrap();
+        std::fs::write(dir.path().join("wide.config"), "CONFIG_SCHEDSTATS=y\n").unwrap();
+        let wide = load(
+            &dir.path().join("linux.tar.xz"),
+            &dir.path().join("demo-kernel"),
+            &[dir.path().join("wide.config")],
+        )
+        .unwrap();
+        assert_eq!(a.srctree_stamp(), wide.srctree_stamp());
+        assert_ne!(a.objtree_stamp(), wide.objtree_stamp());
+        assert_eq!(wide.wanted_config().get("SCHEDSTATS"), Some("y"));
+        assert_eq!(wide.wanted_config().get("RUST"), Some("y"));
+
+        std::fs::write(dir.path().join("bad.config"), "SCHEDSTATS=y\n").unwrap();
+        let err = load(
+            &dir.path().join("linux.tar.xz"),
+            &dir.path().join("demo-kernel"),
+            &[dir.path().join("bad.config")],
+        )
+        .unwrap_err();
+        let msg = err.to_string().replace(&dir.path().display().to_string(), "$DIR");
+        assert_eq!(
+            msg,
+            "config fragment $DIR/bad.config: line 1: option names start with `CONFIG_`: `SCHEDSTATS=y`"
+        );
+    }
+
+    #[test]
     fn missing_patch_names_series_line() {
         let dir = tempfile::tempdir().unwrap();
         let err =
@@ -265,9 +323,12 @@ mod tests {
 
     #[test]
     fn missing_tarball_says_which_package() {
-        let err =
-            load(Path::new("/nonexistent/linux-source-6.12.tar.xz"), Path::new("/nonexistent"))
-                .unwrap_err();
+        let err = load(
+            Path::new("/nonexistent/linux-source-6.12.tar.xz"),
+            Path::new("/nonexistent"),
+            &[],
+        )
+        .unwrap_err();
         assert_eq!(
             err.to_string(),
             "kernel source /nonexistent/linux-source-6.12.tar.xz not found: install it with `apt-get install linux-source-6.12` (`make setup` does)"

@@ -33,6 +33,8 @@ pub struct Managed {
     pub source: Source,
     /// The demo kernel's folder (`demo-kernel/6.12`): `patches/series` and `demo.config`.
     pub demo_kernel: PathBuf,
+    /// Config fragments merged after the demo kernel's `demo.config`.
+    pub extra_fragments: Vec<PathBuf>,
     /// Where build logs go.
     pub log_dir: PathBuf,
 }
@@ -89,7 +91,7 @@ pub fn ensure(opts: &KernelOptions) -> Result<Kernel, WorkbenchError> {
         if let Source::Apt { package, suite, .. } = &managed.source {
             stages.push(("source".to_owned(), format!("{package} from {suite}"), t.elapsed()));
         }
-        let inputs = inputs::load(&tarball, &managed.demo_kernel)?;
+        let inputs = inputs::load(&tarball, &managed.demo_kernel, &managed.extra_fragments)?;
 
         let t = Instant::now();
         let what = match prepare(&inputs, &opts.srctree)? {

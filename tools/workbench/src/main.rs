@@ -72,6 +72,10 @@ struct TreeArgs {
     /// ...and a folder for build logs.
     #[arg(long, requires = "demo_kernel")]
     log_dir: Option<PathBuf>,
+    /// A config fragment to merge after demo.config, for a configuration of one's own on top of
+    /// the demo's (repeatable; later ones override earlier ones).
+    #[arg(long = "config-fragment", value_name = "FRAGMENT", requires = "demo_kernel")]
+    config_fragments: Vec<PathBuf>,
     /// Parallel kbuild jobs (default: cores + 1).
     #[arg(long)]
     jobs: Option<usize>,
@@ -103,6 +107,7 @@ impl TreeArgs {
             managed: self.demo_kernel.as_ref().map(|demo_kernel| Managed {
                 source: self.source(),
                 demo_kernel: demo_kernel.clone(),
+                extra_fragments: self.config_fragments.clone(),
                 log_dir: self.log_dir.clone().unwrap_or_default(),
             }),
             jobs: self.jobs.unwrap_or(cores + 1),

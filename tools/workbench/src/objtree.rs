@@ -1,5 +1,5 @@
-//! The objtree: `make tinyconfig`, the fragment merged on top, `make olddefconfig`, and a check
-//! that every option of the fragment came out as asked (kconfig drops what it cannot satisfy).
+//! The objtree: `make tinyconfig`, the fragments merged on top, `make olddefconfig`, and a check
+//! that every option of the fragments came out as asked (kconfig drops what it cannot satisfy).
 
 use std::path::Path;
 use std::time::Duration;
@@ -19,7 +19,7 @@ pub enum Configured {
     Fresh,
 }
 
-/// Makes `objtree` a build tree of `srctree` configured with the fragment, unless it already is.
+/// Makes `objtree` a build tree of `srctree` configured with the fragments, unless it already is.
 pub fn configure(
     inputs: &Inputs,
     srctree: &Path,
@@ -45,7 +45,7 @@ pub fn configure(
 
     let step = progress::start(&format!(
         "configuring the kernel (tinyconfig + {})",
-        inputs.fragment.path.display()
+        inputs.fragment_names()
     ));
     let result = configure_steps(inputs, srctree, objtree);
     match result {
@@ -68,7 +68,7 @@ fn configure_steps(inputs: &Inputs, srctree: &Path, objtree: &Path) -> Result<()
         .args(["-m", "-O"])
         .arg(objtree)
         .arg(objtree.join(".config"))
-        .arg(&inputs.fragment.path)
+        .args(inputs.fragments.iter().map(|f| &f.path))
         .timeout(timeout)
         .run_checked()?;
     kernel_make(srctree, objtree).arg("olddefconfig").timeout(timeout).run_checked()?;
@@ -78,14 +78,14 @@ fn configure_steps(inputs: &Inputs, srctree: &Path, objtree: &Path) -> Result<()
         .map_err(|source| WorkbenchError::Io { path: path.clone(), source })?;
     let config = Config::parse(&text)
         .map_err(|e| WorkbenchError::Config(format!("{}: {e}", path.display())))?;
-    let unmet = config.unmet(&inputs.fragment.config);
+    let unmet = config.unmet(&inputs.wanted_config());
     if unmet.is_empty() {
         return Ok(());
     }
     let mut msg = format!(
         "the kernel configuration in {} does not have what {} asks for:",
         path.display(),
-        inputs.fragment.path.display()
+        inputs.fragment_names()
     );
     for u in &unmet {
         msg.push_str(&format!("\n  CONFIG_{}={} (got {})", u.name, u.wanted, u.got));
@@ -96,7 +96,7 @@ fn configure_steps(inputs: &Inputs, srctree: &Path, objtree: &Path) -> Result<()
         msg.push_str(&subprocess::format_tail(&why.tail));
     } else {
         msg.push_str(&format!(
-            "\ncheck their dependencies with `make -C {} O={} menuconfig` (search with `/`) and fix the fragment",
+            "\ncheck their dependencies with `make -C {} O={} menuconfig` (search with `/`) and fix the fragments",
             srctree.display(),
             objtree.display()
         ));

@@ -71,6 +71,7 @@ impl Fixture {
         let inputs = workbench::inputs::load(
             &self.root.join("linux.tar.xz"),
             &self.root.join("demo-kernel"),
+            &[],
         )
         .unwrap();
         prepare(&inputs, &self.srctree())
