@@ -15,19 +15,8 @@ use std::path::{Path, PathBuf};
 
 use crate::html::escape;
 
-/// How a doctest ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Outcome {
-    /// `ok`.
-    Pass,
-    /// `not ok`.
-    Fail,
-    /// `not ok` after KUnit's `# <test>: try faulted` (the test oopsed) or `try timed out`:
-    /// a failure that KUnit counts in `fail:`, told apart because the kernel crashed.
-    Crash,
-    /// `ok ... # SKIP`.
-    Skip,
-}
+/// How a doctest ended: KUnit's outcome of its case.
+pub use kunit::Outcome;
 
 /// One doctest's KUnit result.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -94,38 +83,8 @@ impl Results {
     /// KTAP plan `1..N` announced (the boot ended early), no summary line, or a summary whose
     /// totals differ from the results read.
     pub fn incomplete(&self) -> Option<String> {
-        let read = self.tests.len();
-        let Some(planned) = self.planned else {
-            return Some(format!("{read} results, but no KTAP plan (1..N) for the suite"));
-        };
-        if read != planned {
-            return Some(format!("{read} of the {planned} planned tests reported a result"));
-        }
-        let Some(summary) = &self.summary else {
-            return Some(format!(
-                "all {planned} tests reported, but the suite's summary line is missing"
-            ));
-        };
-        let total = |key: &str| {
-            summary.split_whitespace().find_map(|w| w.strip_prefix(key)?.parse::<usize>().ok())
-        };
-        let count = |outcomes: &[Outcome]| {
-            self.tests.iter().filter(|t| outcomes.contains(&t.outcome)).count()
-        };
-        let expected = [
-            ("pass:", count(&[Outcome::Pass])),
-            ("fail:", count(&[Outcome::Fail, Outcome::Crash])),
-            ("skip:", count(&[Outcome::Skip])),
-            ("total:", read),
-        ];
-        for (key, ours) in expected {
-            if total(key) != Some(ours) {
-                return Some(format!(
-                    "the suite's summary ({summary}) disagrees with the {read} results read"
-                ));
-            }
-        }
-        None
+        let outcomes: Vec<Outcome> = self.tests.iter().map(|t| t.outcome).collect();
+        kunit::incomplete(self.planned, self.summary.as_deref(), &outcomes)
     }
 }
 
@@ -137,87 +96,26 @@ pub const RESULTS_VERSION: &str = "2";
 const PREFIX: &str = "rust_doctest_kernel_";
 
 /// Reads the `rust_doctests_kernel` suite's KTAP output from a console log (with or without
-/// printk timestamps).
+/// printk timestamps). Each doctest's location comes from its `# NAME.location: FILE:LINE`
+/// diagnostic.
 pub fn parse_ktap(console: &str) -> Results {
-    let mut results = Results::default();
-    let mut locations: BTreeMap<String, (String, u32)> = BTreeMap::new();
-    let mut pending: Vec<String> = Vec::new();
-    let mut in_suite = false;
-    for raw in console.lines() {
-        let line = strip_timestamp(raw.trim_end_matches('\r'));
-        let text = line.trim_start();
-        if text == "# Subtest: rust_doctests_kernel" {
-            in_suite = true;
-            continue;
-        }
-        if !in_suite {
-            continue;
-        }
-        if let Some(rest) = text.strip_prefix("# rust_doctests_kernel:") {
-            results.summary = Some(format!("rust_doctests_kernel:{rest}"));
-            in_suite = false;
-            continue;
-        }
-        if results.planned.is_none()
-            && let Some(n) = text.strip_prefix("1..").and_then(|n| n.trim().parse().ok())
-        {
-            results.planned = Some(n);
-        }
-        if let Some(rest) = text.strip_prefix("# ")
-            && let Some((name, location)) = rest.split_once(".location: ")
-            && let Some((file, line)) = location.rsplit_once(':')
-            && let Ok(line) = line.trim().parse()
-        {
-            locations.insert(name.to_owned(), (file.to_owned(), line));
-        }
-        let result = text
-            .strip_prefix("ok ")
-            .map(|r| (true, r))
-            .or_else(|| text.strip_prefix("not ok ").map(|r| (false, r)));
-        if let Some((ok, rest)) = result
-            && let Some((_number, rest)) = rest.split_once(' ')
-        {
-            let (name, directive) = rest.split_once(" # ").unwrap_or((rest, ""));
-            let name = name.trim();
-            if name.starts_with(PREFIX) {
-                pending.push(text.to_owned());
-                // KUnit's `kunit_try_catch` says how a test that never returned ended.
-                let crashed = pending.iter().any(|l| {
-                    l.strip_prefix("# ")
-                        .and_then(|l| l.strip_prefix(name))
-                        .is_some_and(|l| l == ": try faulted" || l == ": try timed out")
-                });
-                let outcome = match (ok, directive.to_ascii_uppercase().starts_with("SKIP")) {
-                    (_, true) => Outcome::Skip,
-                    (true, false) => Outcome::Pass,
-                    (false, false) if crashed => Outcome::Crash,
-                    (false, false) => Outcome::Fail,
-                };
-                let (file, line) = locations.get(name).cloned().unwrap_or_default();
-                results.tests.push(Doctest {
-                    name: name.to_owned(),
-                    file,
-                    line,
-                    outcome,
-                    ktap: std::mem::take(&mut pending),
-                });
-                continue;
-            }
-        }
-        pending.push(text.to_owned());
-    }
-    results
-}
-
-/// A console line without printk's `[    1.234567] ` prefix.
-fn strip_timestamp(line: &str) -> &str {
-    if let Some(rest) = line.strip_prefix('[')
-        && let Some((stamp, after)) = rest.split_once(']')
-        && stamp.trim().chars().all(|c| c.is_ascii_digit() || c == '.')
-    {
-        return after.strip_prefix(' ').unwrap_or(after);
-    }
-    line
+    let suite = kunit::parse_suite(console, "rust_doctests_kernel");
+    let tests = suite
+        .cases
+        .into_iter()
+        .filter(|c| c.name.starts_with(PREFIX))
+        .map(|c| {
+            let marker = format!("# {}.location: ", c.name);
+            let (file, line) = c
+                .ktap
+                .iter()
+                .find_map(|l| l.strip_prefix(&marker)?.rsplit_once(':'))
+                .and_then(|(file, line)| Some((file.to_owned(), line.trim().parse().ok()?)))
+                .unwrap_or_default();
+            Doctest { name: c.name, file, line, outcome: c.outcome, ktap: c.ktap }
+        })
+        .collect();
+    Results { tests, summary: suite.summary, planned: suite.planned }
 }
 
 /// An item's source span as a page of the site links it.
