@@ -58,8 +58,9 @@ pub struct Summary {
     pub problems: Vec<String>,
     /// The links rustdoc wrote to items it did not document, made text (see [`mend`]).
     pub unlinked: Vec<Unlinked>,
-    /// The link checker's report on the site as it was swapped into place; `None` when the
-    /// site in place was kept as it was.
+    /// The link checker's report on the site as it was swapped into place, or, when the site in
+    /// place was kept as it was, the one its manifest kept (`None` for a site made before the
+    /// manifest kept one).
     pub links: Option<linkcheck::Report>,
     /// Time spent in rustdoc, and in all.
     pub rustdoc_time: Duration,
@@ -206,7 +207,8 @@ pub fn generate(options: &Options) -> Result<Summary, GenerateError> {
     let in_place = std::fs::read_to_string(options.out.join(site::MARKER))
         .ok()
         .and_then(|text| serde_json::from_str::<Manifest>(&text).ok())
-        .filter(|m| m.fingerprint == fingerprint);
+        // A site from before its manifest kept the link check is assembled once more.
+        .filter(|m| m.fingerprint == fingerprint && m.links.is_some());
     if let Some(manifest) = in_place
         && results.iter().all(|r| r.status == Status::Fresh)
     {
@@ -218,7 +220,7 @@ pub fn generate(options: &Options) -> Result<Summary, GenerateError> {
             doctests: doctest_results,
             problems,
             unlinked: manifest.unlinked,
-            links: None,
+            links: manifest.links,
             rustdoc_time,
             total_time: start.elapsed(),
         });
@@ -364,6 +366,7 @@ fn assemble(
         doctests: summary_line,
         unlinked: Vec::new(),
         fingerprint,
+        links: None,
     };
     let search_crate = manifest
         .crates
@@ -396,9 +399,10 @@ fn assemble(
         write("index.html", index.as_bytes())?;
         links.update_page(&mut site_links, "index.html", html::scan_page(&index));
     }
+    linkcheck::set_aside_known(&mut links, linkcheck::KNOWN_UPSTREAM);
+    manifest.links = Some(links.clone());
     let marker = serde_json::to_string_pretty(&manifest).expect("the manifest serializes");
     write(site::MARKER, marker.as_bytes())?;
-    linkcheck::set_aside_known(&mut links, linkcheck::KNOWN_UPSTREAM);
     Ok(Assembled { unlinked: manifest.unlinked, links })
 }
 

@@ -22,7 +22,9 @@ pub struct Site {
 }
 
 /// Why a link is broken.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Reason {
     /// The file it names does not exist in the site.
     MissingFile,
@@ -47,7 +49,7 @@ impl Reason {
 }
 
 /// One broken link.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct Broken {
     /// The page it is on.
     pub page: String,
@@ -57,8 +59,9 @@ pub struct Broken {
     pub reason: Reason,
 }
 
-/// What the checker found.
-#[derive(Clone, Debug, Default, serde::Serialize)]
+/// What the checker found. The site keeps it in its manifest, so that checking a site that has
+/// not changed since does not read its pages again.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Report {
     /// Pages scanned.
     pub pages: usize,
@@ -70,7 +73,7 @@ pub struct Report {
     pub broken: Vec<Broken>,
     /// Broken links that are known mistakes of the kernel's or core's own documentation (see
     /// [`KNOWN_UPSTREAM`]): reported, not counted as broken.
-    pub known: Vec<(Broken, &'static str)>,
+    pub known: Vec<(Broken, String)>,
 }
 
 /// A broken link that the kernel's documentation itself has, with the fix it needs upstream.
@@ -230,7 +233,7 @@ pub fn set_aside_known(report: &mut Report, known: &[Known]) {
         .map(|b| {
             let why =
                 known.iter().find(|k| k.page == b.page && k.link == b.link).map_or("", |k| k.why);
-            (b, why)
+            (b, why.to_owned())
         })
         .collect();
 }

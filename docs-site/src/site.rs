@@ -60,6 +60,10 @@ pub struct Manifest {
     /// What the site was built from (see `generate`); an equal one means nothing to rebuild.
     #[serde(default)]
     pub fingerprint: String,
+    /// The link check of the site as written, known upstream mistakes set aside: a site that
+    /// is up to date is not read again to check it.
+    #[serde(default)]
+    pub links: Option<crate::linkcheck::Report>,
 }
 
 /// Why the site could not be assembled.

@@ -72,6 +72,13 @@ fn every_crate_is_documented_and_no_link_is_broken() {
         .collect();
     assert_eq!(known, expected, "{}", linkcheck::render(&report, 20));
     assert!(report.checked > 10_000, "{}", linkcheck::render(&report, 20));
+    // The manifest keeps the check of the site as built, for `--check` on a site that is up to
+    // date: it agrees with this full scan.
+    let kept = manifest.links.as_ref().expect("the manifest keeps the link check");
+    assert_eq!(
+        (kept.pages, kept.checked, kept.external, &kept.broken, kept.known.len()),
+        (report.pages, report.checked, report.external, &report.broken, report.known.len())
+    );
     // The links rustdoc wrote to items their crates do not document are text now, each listed.
     let listed = std::fs::read_to_string(site.dir.join(docs_site::mend::PAGE)).unwrap_or_default();
     assert!(listed.contains(&format!("<h1>{} links", manifest.unlinked.len())), "{listed}");
@@ -193,4 +200,15 @@ fn a_rebuild_with_nothing_changed_reuses_every_crate_and_the_doctest_run() {
     let fresh = stderr.lines().filter(|l| l.starts_with("  ") && l.ends_with(" is up to date"));
     assert_eq!(fresh.count(), crates, "{stderr}");
     assert!(stderr.contains("doctest results of this kernel image reused"), "{stderr}");
+
+    // Built again in place with nothing changed, the site is kept, and `--check` gives the
+    // check kept in its manifest instead of reading every page again.
+    let checked = [extra.as_slice(), &["--check"]].concat();
+    let out = common::build_site(&tree, &tree.extmod, &again, &checked);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("the site is up to date"), "{stderr}");
+    let kept = manifest(&again).links.expect("the manifest keeps the link check");
+    let line = linkcheck::render(&kept, 10);
+    assert!(stderr.contains(line.lines().next().unwrap()), "{stderr}");
 }
