@@ -84,7 +84,7 @@ CARGO := cargo
 WORKBENCH := $(CURDIR)/target/debug/workbench
 LINT_RULES := $(CURDIR)/target/debug/lint-rules
 
-.PHONY: help setup tools kernel demo test test-kernel test-llvm check bench rust-analyzer kallsyms-check layout-check lint docs docs-serve clean-cache
+.PHONY: help setup tools kernel demo test test-kernel test-llvm check bench rust-analyzer kallsyms-check layout-check upstream-check lint docs docs-serve clean-cache
 
 help: ## List the targets
 	@echo "Rust-for-Linux developer tools. The two commands:"
@@ -148,6 +148,16 @@ test-kernel: kernel ## The tests against one demo kernel (KERNEL=, default 6.12)
 LLVM_TEST_KERNEL := 7.3
 test-llvm: check ## The tests against the mainline demo kernel built with LLVM=-19 (clang, lld)
 	@$(MAKE) --no-print-directory test-kernel KERNEL=$(LLVM_TEST_KERNEL) LLVM=-19
+
+# Our kernel fixes as mainline series (demo-kernel/upstream/VERSION/), checked as a maintainer
+# would on a git repository of the pristine tarball in the cache: git am in order, checkpatch
+# --strict, every patch built on its own with CLIPPY=1 (and rustfmtcheck), the cover letters'
+# recipients against get_maintainer.pl, and each fix's KUnit reproducer booted before and after.
+UPSTREAM_DIR := $(CURDIR)/demo-kernel/upstream/$(KERNEL)
+upstream-check: tools ## Check the mainline series of demo-kernel/upstream/KERNEL as a maintainer would (KERNEL=7.3)
+	@test -f $(UPSTREAM_DIR)/series || { echo "no mainline series for Linux $(KERNEL): $(UPSTREAM_DIR)/series is missing (try KERNEL=7.3)" >&2; exit 2; }
+	$(CURDIR)/target/debug/upstream-check --upstream-dir $(UPSTREAM_DIR) --work-dir $(CACHE)/upstream-$(KERNEL) \
+		--package $(KERNEL_PACKAGE) $(if $(KERNEL_SUITE),--suite $(KERNEL_SUITE) --packages-dir $(CACHE)/packages)
 
 bench: kernel ## Benchmarks: each tool against its anchor, as ratios in one run
 	$(CARGO) build --locked --release -p rust-project-gen -p symbolizer

@@ -1,3 +1,5 @@
+//! Tests of the KTAP reader on real consoles of the longest-symbol suite.
+
 use expect_test::{Expect, expect};
 
 use super::*;

@@ -21,6 +21,17 @@ pub fn build(
     jobs: usize,
     log: &Path,
 ) -> Result<BuildReport, WorkbenchError> {
+    build_with(srctree, objtree, jobs, &[], log)
+}
+
+/// [`build`] with more make variables (`CLIPPY=1`).
+pub fn build_with(
+    srctree: &Path,
+    objtree: &Path,
+    jobs: usize,
+    vars: &[&str],
+    log: &Path,
+) -> Result<BuildReport, WorkbenchError> {
     let io = |path: &Path, source| WorkbenchError::Io { path: path.to_owned(), source };
     let mtime = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
     let vmlinux = objtree.join("vmlinux");
@@ -32,6 +43,7 @@ pub fn build(
     let mut log_file = std::io::BufWriter::new(std::fs::File::create(log).map_err(|e| io(log, e))?);
     let cmd = kernel_make(srctree, objtree)
         .arg(format!("-j{jobs}"))
+        .args(vars)
         .timeout(Duration::from_secs(90 * 60))
         .capture_limit(1 << 20);
     let step =

@@ -161,7 +161,8 @@ pub fn load(
     Ok(Inputs { tarball, patches, fragments })
 }
 
-fn load_fragment(path: &Path) -> Result<Fragment, InputError> {
+/// Reads one config fragment.
+pub fn load_fragment(path: &Path) -> Result<Fragment, InputError> {
     let data = read(path)?;
     let config = kbuild::Config::parse(&String::from_utf8_lossy(&data))
         .map_err(|source| InputError::Fragment { path: path.to_owned(), source })?;

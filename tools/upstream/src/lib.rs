@@ -1,0 +1,253 @@
+//! Our kernel fixes and extensions as mainline series (`demo-kernel/upstream/VERSION/`), and
+//! what a maintainer checks before taking them.
+//!
+//! A version's folder holds `series` (the topics in the order they apply), `check.config` (the
+//! configuration every patch is built with) and one folder per topic: `git format-patch
+//! --cover-letter` files and `check.json`, the topic's reproducers ([`Reproducer`]): a KUnit
+//! case, how it ends before the topic's fixes and after them. This crate reads them and judges
+//! what the check saw (pure); the `upstream-check` binary runs git, the kernel's scripts, the
+//! builds and the boots.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// One topic: a series with its cover letter and its reproducers.
+#[derive(Clone, Debug)]
+pub struct Topic {
+    /// The folder's name (`kallsyms`).
+    pub name: String,
+    /// `0000-cover-letter.patch`.
+    pub cover_letter: PathBuf,
+    /// The patches, in order.
+    pub patches: Vec<PathBuf>,
+    /// What shows the fixes work.
+    pub reproducers: Vec<Reproducer>,
+}
+
+/// A KUnit case that fails before a topic's fixes and passes after them.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Reproducer {
+    /// What it shows.
+    pub name: String,
+    /// The build tree it needs: `check` (the check's own configuration) or another name for a
+    /// tree with `config` on top.
+    pub variant: String,
+    /// Options on top of `check.config` (`CONFIG_LONGEST_SYM_KUNIT_TEST=m`).
+    pub config: Vec<String>,
+    /// The topic's patches that add the test, applied alone for the run before the fixes.
+    pub test_patches: Vec<String>,
+    /// Modules to load, relative to the objtree, in order.
+    pub modules: Vec<String>,
+    /// The KUnit suite.
+    pub suite: String,
+    /// The case in it.
+    pub case: String,
+    /// How the case ends before the fixes.
+    pub before: Expect,
+    /// How it ends after them.
+    pub after: Expect,
+}
+
+/// How a case should end.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Expect {
+    /// Its outcome.
+    pub outcome: kunit::Outcome,
+    /// Text its lines must contain (a diagnostic, or the oops it caused).
+    #[serde(default)]
+    pub says: Option<String>,
+}
+
+/// A bad `demo-kernel/upstream/VERSION` folder.
+#[derive(Debug, thiserror::Error)]
+pub enum SeriesError {
+    /// A file cannot be read.
+    #[error("{}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A topic has no cover letter or no patch.
+    #[error("{}: {what} (make the folder with `git format-patch --cover-letter`)", dir.display())]
+    Incomplete {
+        /// The topic's folder.
+        dir: PathBuf,
+        /// What is missing.
+        what: &'static str,
+    },
+    /// `check.json` does not parse.
+    #[error("{}: {source}", path.display())]
+    Check {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: serde_json::Error,
+    },
+    /// A reproducer names a patch the topic does not have.
+    #[error("{}: reproducer \"{reproducer}\" names {patch}, which is not a patch of {topic}", path.display())]
+    UnknownPatch {
+        /// `check.json`.
+        path: PathBuf,
+        /// The reproducer.
+        reproducer: String,
+        /// The patch named.
+        patch: String,
+        /// The topic.
+        topic: String,
+    },
+}
+
+fn read(path: &Path) -> Result<String, SeriesError> {
+    std::fs::read_to_string(path)
+        .map_err(|source| SeriesError::Read { path: path.to_owned(), source })
+}
+
+/// Reads the topics of `dir` (`demo-kernel/upstream/7.3`) in `series` order.
+pub fn load(dir: &Path) -> Result<Vec<Topic>, SeriesError> {
+    let series = read(&dir.join("series"))?;
+    workbench::inputs::parse_series(&series)
+        .into_iter()
+        .map(|(_, name)| load_topic(&dir.join(&name), &name))
+        .collect()
+}
+
+fn load_topic(dir: &Path, name: &str) -> Result<Topic, SeriesError> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|source| SeriesError::Read { path: dir.to_owned(), source })?;
+    let mut patches: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "patch"))
+        .collect();
+    patches.sort();
+    let cover_letter = dir.join("0000-cover-letter.patch");
+    let Some(first) = patches.first() else {
+        return Err(SeriesError::Incomplete { dir: dir.to_owned(), what: "no patch" });
+    };
+    if *first != cover_letter {
+        return Err(SeriesError::Incomplete { dir: dir.to_owned(), what: "no cover letter" });
+    }
+    patches.remove(0);
+    if patches.is_empty() {
+        return Err(SeriesError::Incomplete { dir: dir.to_owned(), what: "no patch" });
+    }
+    let check = dir.join("check.json");
+    let reproducers: Vec<Reproducer> = if check.is_file() {
+        serde_json::from_str(&read(&check)?)
+            .map_err(|source| SeriesError::Check { path: check.clone(), source })?
+    } else {
+        Vec::new()
+    };
+    for r in &reproducers {
+        for p in &r.test_patches {
+            if !patches.iter().any(|q| q.file_name().is_some_and(|f| f == p.as_str())) {
+                return Err(SeriesError::UnknownPatch {
+                    path: check.clone(),
+                    reproducer: r.name.clone(),
+                    patch: p.clone(),
+                    topic: name.to_owned(),
+                });
+            }
+        }
+    }
+    Ok(Topic { name: name.to_owned(), cover_letter, patches, reproducers })
+}
+
+/// The addresses in a mail's `To:` and `Cc:` headers (folded lines included), as written
+/// (`Name <addr>` or `list@host`).
+pub fn recipients(mail: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut current: Option<String> = None;
+    let flush = |header: Option<String>, out: &mut BTreeSet<String>| {
+        if let Some(h) = header {
+            out.extend(h.split(',').map(str::trim).filter(|a| !a.is_empty()).map(str::to_owned));
+        }
+    };
+    for line in mail.lines() {
+        if line.is_empty() {
+            break;
+        }
+        if line.starts_with([' ', '\t']) {
+            if let Some(h) = &mut current {
+                h.push(' ');
+                h.push_str(line.trim());
+            }
+            continue;
+        }
+        flush(current.take(), &mut out);
+        current =
+            line.strip_prefix("To: ").or_else(|| line.strip_prefix("Cc: ")).map(str::to_owned);
+    }
+    flush(current, &mut out);
+    out
+}
+
+/// The addresses `scripts/get_maintainer.pl` printed, one a line, without their role.
+pub fn maintainers(output: &str) -> Vec<String> {
+    output
+        .lines()
+        .map(|l| l.split(" (").next().unwrap_or(l).trim())
+        .filter(|a| !a.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Those of `wanted` that the cover letter does not address.
+pub fn missing_recipients(cover_letter: &str, wanted: &[String]) -> Vec<String> {
+    let have = recipients(cover_letter);
+    wanted.iter().filter(|w| !have.contains(*w)).cloned().collect()
+}
+
+/// Rust warnings in a kernel build log (rustc's and clippy's, with `CLIPPY=1`): each
+/// `warning: ...` line with the `--> file:line` that follows it.
+pub fn rust_warnings(log: &str) -> Vec<String> {
+    let lines: Vec<&str> = log.lines().collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(message) = line.strip_prefix("warning: ") else { continue };
+        // rustc's count lines: `warning: 2 warnings emitted`.
+        if message.ends_with("warnings emitted") || message.ends_with("warning emitted") {
+            continue;
+        }
+        let place = lines[i + 1..]
+            .iter()
+            .take(3)
+            .find_map(|l| l.trim_start().strip_prefix("--> "))
+            .unwrap_or("?");
+        out.push(format!("{place}: {message}"));
+    }
+    out
+}
+
+/// Whether `suite`'s case `case` ended as `expect` says, or how it did not.
+pub fn judge(suite: &kunit::Suite, case: &str, expect: &Expect) -> Result<String, String> {
+    let Some(found) = suite.case(case) else {
+        let why = suite.incomplete().unwrap_or_else(|| "the suite ran without it".to_owned());
+        return Err(format!("{case} reported no result ({why})"));
+    };
+    if found.outcome != expect.outcome {
+        return Err(format!(
+            "{case} ended {:?}, not {:?}: {}",
+            found.outcome,
+            expect.outcome,
+            found.ktap.join(" | ")
+        ));
+    }
+    if let Some(says) = &expect.says {
+        let Some(line) = found.ktap.iter().find(|l| l.contains(says.as_str())) else {
+            return Err(format!(
+                "{case} ended {:?}, but never said \"{says}\": {}",
+                found.outcome,
+                found.ktap.join(" | ")
+            ));
+        };
+        return Ok(format!("{:?}: {}", found.outcome, line.trim()));
+    }
+    Ok(format!("{:?}", found.outcome))
+}
+
+#[cfg(test)]
+mod tests;

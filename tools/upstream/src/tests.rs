@@ -1,0 +1,109 @@
+//! Tests of the series model and the pure checks, on the 7.3 series and real consoles.
+
+use expect_test::expect;
+
+use super::*;
+
+fn version_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../demo-kernel/upstream/7.3")
+}
+
+#[test]
+fn the_7_3_series_load_in_order() {
+    let topics = load(&version_dir()).unwrap();
+    let text: String = topics
+        .iter()
+        .map(|t| {
+            let names: Vec<String> = t
+                .patches
+                .iter()
+                .map(|p| p.file_name().unwrap().to_string_lossy()[..4].to_owned())
+                .collect();
+            format!("{}: {} ({} reproducers)\n", t.name, names.join(" "), t.reproducers.len())
+        })
+        .collect();
+    expect![[r#"
+        kallsyms: 0001 0002 0003 (2 reproducers)
+        rust-layout: 0001 (1 reproducers)
+    "#]]
+    .assert_eq(&text);
+}
+
+#[test]
+fn recipients_read_folded_to_and_cc() {
+    let mail = "From: A <a@x>\nSubject: [PATCH 0/1] x\nTo: Luis <mcgrof@kernel.org>,\n    \
+                Petr <petr@suse.com>\nCc: \"Björn\" <b@p.com>,\n\tlinux-kernel@vger.kernel.org\n\n\
+                To: not-a-header@x\n";
+    let got: Vec<String> = recipients(mail).into_iter().collect();
+    assert_eq!(
+        got,
+        [
+            "\"Björn\" <b@p.com>",
+            "Luis <mcgrof@kernel.org>",
+            "Petr <petr@suse.com>",
+            "linux-kernel@vger.kernel.org"
+        ]
+    );
+}
+
+#[test]
+fn a_recipient_get_maintainer_names_and_the_cover_letter_lacks_is_missing() {
+    let output = "Luis <mcgrof@kernel.org> (maintainer:MODULE SUPPORT)\n\
+                  linux-modules@vger.kernel.org (open list:MODULE SUPPORT)\n";
+    let wanted = maintainers(output);
+    assert_eq!(wanted, ["Luis <mcgrof@kernel.org>", "linux-modules@vger.kernel.org"]);
+    let cover = "Subject: x\nTo: Luis <mcgrof@kernel.org>\n\nbody\n";
+    assert_eq!(missing_recipients(cover, &wanted), ["linux-modules@vger.kernel.org"]);
+}
+
+#[test]
+fn the_cover_letters_address_what_get_maintainer_said_when_they_were_made() {
+    // The check runs get_maintainer.pl again on the tree; here, that each cover letter has a
+    // To: and the lists every topic of ours touches.
+    for topic in load(&version_dir()).unwrap() {
+        let cover = std::fs::read_to_string(&topic.cover_letter).unwrap();
+        let r = recipients(&cover);
+        assert!(r.contains("linux-kernel@vger.kernel.org"), "{}: {r:?}", topic.name);
+        assert!(!cover.contains("*** SUBJECT HERE ***"), "{}", topic.name);
+        assert!(!cover.contains("*** BLURB HERE ***"), "{}", topic.name);
+    }
+}
+
+#[test]
+fn rust_warnings_with_their_place() {
+    let log = "  CLIPPY  rust/kernel.o\nwarning: unsafe block missing a safety comment\n  \
+               --> rust/kernel/task.rs:71:9\n   |\nwarning: 1 warning emitted\n  LD  vmlinux\n";
+    assert_eq!(
+        rust_warnings(log),
+        ["rust/kernel/task.rs:71:9: unsafe block missing a safety comment"]
+    );
+}
+
+#[test]
+fn judging_the_longest_symbol_case_before_and_after() {
+    let before = kunit::parse_suite(
+        include_str!("../../kunit/src/tests/builtin-before.log"),
+        "longest-symbol",
+    );
+    let after = kunit::parse_suite(
+        include_str!("../../kunit/src/tests/builtin-after.log"),
+        "longest-symbol",
+    );
+    let fail = Expect { outcome: kunit::Outcome::Fail, says: Some("printed as ".to_owned()) };
+    let pass = Expect { outcome: kunit::Outcome::Pass, says: None };
+    let case = "test_too_long_symbol_sprint";
+    let text = format!(
+        "{:?}\n{:?}\n{:?}\n{:?}\n",
+        judge(&before, case, &fail),
+        judge(&after, case, &pass),
+        judge(&after, case, &fail).map_err(|e| e[..60].to_owned()),
+        judge(&after, "no_such_case", &pass),
+    );
+    expect![[r#"
+        Ok("Fail: printed as sha256_ni_finup2x+0x958/0x961")
+        Ok("Pass")
+        Err("test_too_long_symbol_sprint ended Pass, not Fail: ok 3 test_")
+        Err("no_such_case reported no result (the suite ran without it)")
+    "#]]
+    .assert_eq(&text);
+}
