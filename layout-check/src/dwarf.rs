@@ -99,7 +99,10 @@ fn relocate(
         let start = offset as usize;
         let out_of_bounds =
             || ReadError::Relocation { section: section.name().unwrap_or("?").to_owned(), offset };
-        let slot = bytes.get_mut(start..start + width).ok_or_else(out_of_bounds)?;
+        let slot = start
+            .checked_add(width)
+            .and_then(|end| bytes.get_mut(start..end))
+            .ok_or_else(out_of_bounds)?;
         match width {
             4 => slot.copy_from_slice(&(value as u32).to_le_bytes()),
             8 => slot.copy_from_slice(&value.to_le_bytes()),
