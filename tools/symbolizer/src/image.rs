@@ -82,9 +82,15 @@ fn section_bases(file: &object::File<'_>) -> HashMap<SectionIndex, u64> {
 impl Image {
     /// Opens `path`.
     pub fn open(path: &Path) -> Result<Image, ImageError> {
+        let data = std::fs::read(path)
+            .map_err(|e| ImageError { path: path.to_owned(), message: e.to_string() })?;
+        Image::parse(path, &data)
+    }
+
+    /// Reads an ELF file's symbols and DWARF out of its bytes; `path` names it in errors.
+    pub fn parse(path: &Path, data: &[u8]) -> Result<Image, ImageError> {
         let error = |message: String| ImageError { path: path.to_owned(), message };
-        let data = std::fs::read(path).map_err(|e| error(e.to_string()))?;
-        let file = object::File::parse(&*data).map_err(|e| error(e.to_string()))?;
+        let file = object::File::parse(data).map_err(|e| error(e.to_string()))?;
         let bases = section_bases(&file);
         let address_of = |symbol: &object::Symbol<'_, '_>| match symbol.section_index() {
             Some(index) => bases.get(&index).copied().unwrap_or(0) + symbol.address(),
