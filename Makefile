@@ -84,7 +84,7 @@ CARGO := cargo
 WORKBENCH := $(CURDIR)/target/debug/workbench
 LINT_RULES := $(CURDIR)/target/debug/lint-rules
 
-.PHONY: help setup tools kernel demo test test-kernel test-llvm check bench rust-analyzer kallsyms-check layout-check upstream-check lint docs docs-serve clean-cache
+.PHONY: help setup tools kernel demo test test-kernel test-llvm check bench rust-analyzer kallsyms-check layout-check upstream-check fuzz lint docs docs-serve clean-cache
 
 help: ## List the targets
 	@echo "Rust-for-Linux developer tools. The two commands:"
@@ -158,6 +158,13 @@ upstream-check: tools ## Check the mainline series of demo-kernel/upstream/KERNE
 	@test -f $(UPSTREAM_DIR)/series || { echo "no mainline series for Linux $(KERNEL): $(UPSTREAM_DIR)/series is missing (try KERNEL=7.3)" >&2; exit 2; }
 	$(CURDIR)/target/debug/upstream-check --upstream-dir $(UPSTREAM_DIR) --work-dir $(CACHE)/upstream-$(KERNEL) \
 		--package $(KERNEL_PACKAGE) $(if $(KERNEL_SUITE),--suite $(KERNEL_SUITE) --packages-dir $(CACHE)/packages)
+
+# Coverage-guided fuzzing (cargo-fuzz, libFuzzer on the stable toolchain, debug assertions on)
+# of every parser of untrusted input, FUZZ_SECONDS each, corpora seeded from the demo trees and
+# kept in the cache. Exit 1 when a target crashes; the input is kept in $(CACHE)/fuzz/artifacts.
+FUZZ_SECONDS ?= 60
+fuzz: setup ## Fuzz every parser for FUZZ_SECONDS each (default 60; run make kernel first for richer seeds)
+	tools/fuzz/run.sh $(FUZZ_SECONDS) $(CACHE)
 
 bench: kernel ## Benchmarks: each tool against its anchor, as ratios in one run
 	$(CARGO) build --locked --release -p rust-project-gen -p symbolizer
