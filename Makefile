@@ -84,7 +84,7 @@ CARGO := cargo
 WORKBENCH := $(CURDIR)/target/debug/workbench
 LINT_RULES := $(CURDIR)/target/debug/lint-rules
 
-.PHONY: help setup tools kernel demo test test-kernel test-llvm check bench rust-analyzer kallsyms-check layout-check upstream-check fuzz lint docs docs-serve clean-cache
+.PHONY: help setup tools kernel demo test test-kernel test-llvm check bench rust-analyzer kallsyms-check layout-check upstream-check fuzz stress lint docs docs-serve clean-cache
 
 help: ## List the targets
 	@echo "Rust-for-Linux developer tools. The two commands:"
@@ -165,6 +165,12 @@ upstream-check: tools ## Check the mainline series of demo-kernel/upstream/KERNE
 FUZZ_SECONDS ?= 60
 fuzz: setup ## Fuzz every parser for FUZZ_SECONDS each (default 60; run make kernel first for richer seeds)
 	tools/fuzz/run.sh $(FUZZ_SECONDS) $(CACHE)
+
+# Every QEMU-booting test of a demo kernel (its kernel.conf's STRESS_TESTS) STRESS_RUNS times,
+# with both cores kept busy meanwhile; exit 1 if any test failed once.
+STRESS_RUNS ?= 20
+stress: kernel ## Every QEMU test STRESS_RUNS times (default 20) with the cores loaded (KERNEL=)
+	$(TREE_ENV) tools/stress.sh $(STRESS_RUNS) $(CACHE)/logs/stress-$(KERNEL) '$(STRESS_TESTS)'
 
 bench: kernel ## Benchmarks: each tool against its anchor, as ratios in one run
 	$(CARGO) build --locked --release -p rust-project-gen -p symbolizer
