@@ -430,26 +430,10 @@ fn line_range_start(fragment: &str) -> Option<&str> {
     .then_some(first)
 }
 
+/// A link's path or fragment as the file or id it names: `%XX` escapes decoded (two hex
+/// digits each, as URLs write them), invalid UTF-8 replaced.
 fn percent_decode(s: &str) -> String {
-    if !s.contains('%') {
-        return s.to_owned();
-    }
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && let Some(hex) = s.get(i + 1..i + 3)
-            && let Ok(b) = u8::from_str_radix(hex, 16)
-        {
-            out.push(b);
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    percent_encoding::percent_decode_str(s).decode_utf8_lossy().into_owned()
 }
 
 /// Reads every file under `root`, scanning the pages, with `threads` threads.

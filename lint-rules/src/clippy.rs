@@ -148,64 +148,51 @@ pub fn merge(ours: Vec<Finding>, clippy: Vec<Finding>) -> Vec<Finding> {
 /// What `make lint` adds to the kernel's `.clippy.toml` (`lint-rules/kernel-clippy.toml`).
 pub const CLIPPY_TOML: &str = include_str!("../kernel-clippy.toml");
 
-/// How a top-level key of a TOML file is written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Written {
-    /// `key = value`, before any table header.
-    Inline,
-    /// `[key]`.
-    Table,
-    /// `[[key]]`, an array of tables, which more `[[key]]` headers extend.
-    ArrayOfTables,
+/// The kernel's `.clippy.toml` with lint-rules' additions merged in.
+#[derive(Debug, PartialEq, Eq)]
+pub struct MergedConfig {
+    /// The merged file, the kernel's text and comments kept as they were.
+    pub text: String,
+    /// Keys of the additions that the kernel already sets to something they cannot join (a
+    /// table, or a plain value: TOML does not allow a key twice), for which the kernel's own
+    /// setting is kept.
+    pub kept_kernel: Vec<String>,
 }
 
-/// The top-level keys of a TOML text (one configuration file of clippy's: bare keys, headers
-/// at the start of their line), and the line where its first table header starts.
-fn top_level_keys(text: &str) -> (Vec<(String, Written)>, usize) {
-    let mut keys = Vec::new();
-    let mut first_header = None;
-    for (n, line) in text.lines().enumerate() {
-        let header = line
-            .strip_prefix("[[")
-            .and_then(|l| Some((l.split_once("]]")?.0, Written::ArrayOfTables)))
-            .or_else(|| Some((line.strip_prefix('[')?.split_once(']')?.0, Written::Table)));
-        if let Some((name, written)) = header {
-            first_header.get_or_insert(n);
-            keys.push((name.trim().to_owned(), written));
-        } else if first_header.is_none()
-            && !line.starts_with([' ', '\t', '#', '{', ']'])
-            && let Some((key, _)) = line.split_once('=')
-        {
-            keys.push((key.trim().to_owned(), Written::Inline));
+/// The kernel's `.clippy.toml` with `additions`, for `CLIPPY_CONF_DIR`, merged with toml_edit: a
+/// key the kernel does not set is added; a list the kernel sets too (`disallowed-methods`,
+/// written `[[disallowed-methods]]` in 7.3 or `disallowed-methods = [...]`) gets our entries
+/// after its own, in the kernel's form; any other key the kernel sets stays the kernel's, and is
+/// named in [`MergedConfig::kept_kernel`]. An error when either text is not TOML.
+pub fn merged_config(kernel: &str, additions: &str) -> Result<MergedConfig, toml_edit::TomlError> {
+    use toml_edit::{DocumentMut, Item, Value};
+    let mut doc: DocumentMut = kernel.parse()?;
+    let ours: DocumentMut = additions.parse()?;
+    let mut kept_kernel = Vec::new();
+    for (key, item) in ours.iter() {
+        let Some(theirs) = doc.get_mut(key) else {
+            doc.insert(key, item.clone());
+            continue;
+        };
+        match (theirs, item) {
+            (Item::ArrayOfTables(theirs), Item::ArrayOfTables(mine)) => {
+                for t in mine.iter() {
+                    // Written where the kernel's array ends, not where it stood in ours.
+                    let mut t = t.clone();
+                    t.set_position(None);
+                    theirs.push(t);
+                }
+            }
+            (Item::Value(Value::Array(theirs)), Item::ArrayOfTables(mine)) => {
+                mine.iter().for_each(|t| theirs.push(t.clone().into_inline_table()));
+            }
+            (Item::Value(Value::Array(theirs)), Item::Value(Value::Array(mine))) => {
+                mine.iter().for_each(|v| theirs.push(v.clone()));
+            }
+            _ => kept_kernel.push(key.to_owned()),
         }
     }
-    (keys, first_header.unwrap_or(text.lines().count()))
-}
-
-/// The kernel's `.clippy.toml` with `additions`, for `CLIPPY_CONF_DIR`: their top-level keys
-/// before the kernel's text, their tables after it, where an array of tables written
-/// `[[disallowed-methods]]` in both joins into one (7.3's `.clippy.toml` has its own
-/// `disallowed-methods` so). `None` when the kernel configures a key of `additions` in a way
-/// they cannot join (TOML does not allow a key twice; the kernel's own setting is kept).
-pub fn merged_config(kernel: &str, additions: &str) -> Option<String> {
-    let (kernel_keys, _) = top_level_keys(kernel);
-    let (ours, first_header) = top_level_keys(additions);
-    let joins = |(key, written): &(String, Written)| {
-        kernel_keys
-            .iter()
-            .filter(|(k, _)| k == key)
-            .all(|(_, w)| *w == Written::ArrayOfTables && *written == Written::ArrayOfTables)
-    };
-    if !ours.iter().all(joins) {
-        return None;
-    }
-    let lines: Vec<&str> = additions.lines().collect();
-    let (top, tables) = lines.split_at(first_header);
-    Some(format!(
-        "# Added by lint-rules (lint-rules/kernel-clippy.toml): its top-level keys.\n{}\n\n# The kernel's .clippy.toml.\n{kernel}\n\n# Added by lint-rules (lint-rules/kernel-clippy.toml): its tables.\n{}\n",
-        top.join("\n"),
-        tables.join("\n")
-    ))
+    Ok(MergedConfig { text: doc.to_string(), kept_kernel })
 }
 
 /// What a clippy run gave.
@@ -217,9 +204,9 @@ pub struct Run {
     pub json: String,
     /// The findings in them.
     pub findings: Vec<Finding>,
-    /// Whether our `kernel-clippy.toml` additions were used (not when the kernel's file sets the same
-    /// keys).
-    pub with_additions: bool,
+    /// Keys of our `kernel-clippy.toml` additions that clippy ran without, because the kernel's
+    /// `.clippy.toml` sets them (all of them when it is not TOML).
+    pub additions_left_out: Vec<String>,
 }
 
 /// Why clippy could not run.
@@ -295,14 +282,21 @@ fn run_in(
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
     let kernel_toml = std::fs::read_to_string(srctree.join(".clippy.toml")).unwrap_or_default();
-    let merged = additions.and_then(|a| merged_config(&kernel_toml, a));
+    let merged = additions.map(|a| merged_config(&kernel_toml, a));
     let conf_dir = tempfile::tempdir().map_err(RunError::Config)?;
     let mut cmd = kbuild::make::kernel_make(srctree, objtree);
     if let Some(dir) = module_dir {
         cmd = cmd.arg(format!("M={}", dir.display()));
     }
-    if let Some(merged) = &merged {
-        std::fs::write(conf_dir.path().join(".clippy.toml"), merged).map_err(RunError::Config)?;
+    let mut additions_left_out = Vec::new();
+    if let Some(Err(e)) = &merged {
+        additions_left_out
+            .push(format!("all of them ({}/.clippy.toml is not TOML: {e})", srctree.display()));
+    }
+    if let Some(Ok(merged)) = &merged {
+        additions_left_out.extend(merged.kept_kernel.iter().cloned());
+        std::fs::write(conf_dir.path().join(".clippy.toml"), &merged.text)
+            .map_err(RunError::Config)?;
         cmd = cmd.arg(format!("CLIPPY_CONF_DIR={}", conf_dir.path().display()));
     }
     let cmd = cmd
@@ -321,7 +315,7 @@ fn run_in(
     })?;
     out.check(&cmd)?;
     let findings = parse_output(&json, srctree, objtree);
-    Ok(Run { targets, json, findings, with_additions: merged.is_some() })
+    Ok(Run { targets, json, findings, additions_left_out })
 }
 
 #[cfg(test)]
@@ -352,29 +346,43 @@ replacement = "kernel::prelude::CStrExt::from_char_ptr"
 reason = "kernel's `char` is always unsigned, use `from_char_ptr` instead"
 "#;
 
-    fn keys(text: &str) -> Vec<(String, Written)> {
-        top_level_keys(text).0
+    fn parse(text: &str) -> toml_edit::DocumentMut {
+        text.parse().unwrap()
     }
 
     #[test]
-    fn our_additions_join_the_kernel_config_unless_it_sets_the_same_keys() {
-        // 6.12: no disallowed-methods of its own.
+    fn our_additions_join_the_kernel_config() {
+        // 6.12: no disallowed-methods of its own; ours are added, the kernel's text kept.
         let kernel =
             "msrv = \"1.78.0\"\n\ndisallowed-macros = [\n    { path = \"kernel::dbg\" },\n]\n";
         let merged = merged_config(kernel, CLIPPY_TOML).unwrap();
-        assert!(merged.contains(kernel) && merged.contains("core::option::Option::unwrap"));
-        assert_eq!(
-            keys(&merged),
-            keys(&format!("{kernel}{CLIPPY_TOML}")),
-            "the kernel's keys, then ours"
-        );
-        // Set inline by the kernel: TOML cannot have it twice, the kernel's is kept.
-        let with_methods = format!("{kernel}disallowed-methods = []\n");
-        assert_eq!(merged_config(&with_methods, CLIPPY_TOML), None);
-        // Our plain keys go before the kernel's tables, where they stay top-level.
-        let merged = merged_config(KERNEL_7_3, "avoid-breaking-exported-api = false\n").unwrap();
-        assert_eq!(keys(&merged)[0], ("avoid-breaking-exported-api".to_owned(), Written::Inline));
-        assert_eq!(merged_config(KERNEL_7_3, "msrv = \"1.0.0\"\n"), None);
+        assert!(merged.text.starts_with(kernel), "{}", merged.text);
+        assert_eq!(merged.kept_kernel, Vec::<String>::new());
+        let doc = parse(&merged.text);
+        assert_eq!(doc["disallowed-methods"].as_array_of_tables().unwrap().len(), 4);
+        assert_eq!(doc["msrv"].as_str(), Some("1.78.0"));
+        // A kernel that lists disallowed-methods inline gets ours in its own form.
+        let inline = format!("{kernel}disallowed-methods = [{{ path = \"a::b\" }}]\n");
+        let merged = merged_config(&inline, CLIPPY_TOML).unwrap();
+        let doc = parse(&merged.text);
+        let methods = doc["disallowed-methods"].as_array().unwrap();
+        assert_eq!(methods.len(), 5, "{}", merged.text);
+        assert_eq!(merged.kept_kernel, Vec::<String>::new());
+    }
+
+    /// Regression: one key the kernel also set (`msrv` here) dropped every addition, and
+    /// clippy ran with the kernel's file alone. Now that key alone keeps the kernel's value,
+    /// and is named.
+    #[test]
+    fn a_key_both_set_keeps_the_kernels_and_the_other_additions_join() {
+        let additions =
+            format!("msrv = \"1.0.0\"\navoid-breaking-exported-api = false\n{CLIPPY_TOML}");
+        let merged = merged_config(KERNEL_7_3, &additions).unwrap();
+        assert_eq!(merged.kept_kernel, ["msrv"]);
+        let doc = parse(&merged.text);
+        assert_eq!(doc["msrv"].as_str(), Some("1.85.0"));
+        assert_eq!(doc["avoid-breaking-exported-api"].as_bool(), Some(false));
+        assert_eq!(doc["disallowed-methods"].as_array_of_tables().unwrap().len(), 6);
     }
 
     /// Regression: 7.3's `.clippy.toml` has `[[disallowed-methods]]` tables of its own, which
@@ -382,19 +390,33 @@ reason = "kernel's `char` is always unsigned, use `from_char_ptr` instead"
     /// clippy-driver stopped on the first crate with "error reading Clippy's configuration
     /// file: data did not match any variant of untagged enum DisallowedPathEnum" (found by
     /// `lint-rules check --clippy` on the 7.3 demo tree). Both are arrays of tables now, one
-    /// array: the kernel's two entries and our four.
+    /// array: the kernel's two entries and our four, the kernel's text and comments kept.
     #[test]
     fn kernel_7_3_disallowed_methods_join_ours() {
         let merged = merged_config(KERNEL_7_3, CLIPPY_TOML).unwrap();
-        assert!(merged.contains(KERNEL_7_3), "{merged}");
-        let methods = keys(&merged)
-            .into_iter()
-            .filter(|k| *k == ("disallowed-methods".to_owned(), Written::ArrayOfTables))
-            .count();
-        assert_eq!(methods, 6, "{merged}");
-        // The kernel's last table is not extended by a key of ours.
-        let tail = &merged[merged.find("from_char_ptr` instead").unwrap()..];
-        let next = tail.lines().skip(1).find(|l| !l.is_empty() && !l.starts_with('#')).unwrap();
-        assert_eq!(next, "[[disallowed-methods]]");
+        assert!(merged.text.starts_with(KERNEL_7_3), "{}", merged.text);
+        let doc = parse(&merged.text);
+        let methods: Vec<&str> = doc["disallowed-methods"]
+            .as_array_of_tables()
+            .unwrap()
+            .iter()
+            .map(|t| t["path"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            methods,
+            [
+                "core::ffi::CStr::as_ptr",
+                "core::ffi::CStr::from_ptr",
+                "core::option::Option::unwrap",
+                "core::option::Option::expect",
+                "core::result::Result::unwrap",
+                "core::result::Result::expect"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_kernel_config_that_is_not_toml_is_an_error() {
+        assert!(merged_config("msrv = = 1\n", CLIPPY_TOML).is_err());
     }
 }

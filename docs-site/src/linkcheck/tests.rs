@@ -108,3 +108,12 @@ fn a_report_kept_up_to_date_page_by_page_equals_a_new_one() {
     assert_eq!(shown(&report), shown(&check(&site)));
     assert_eq!(report.broken.len(), 1, "{:?}", report.broken);
 }
+
+/// Escapes are two hex digits: `%+1` and `%zz` stay as written (the hand-written decoder this
+/// replaced read `%+1` as byte 1), and invalid UTF-8 becomes U+FFFD rather than an error.
+#[test]
+fn percent_escapes_decode_as_urls_write_them() {
+    assert_eq!(percent_decode("struct.Foo.html%23impl-Send"), "struct.Foo.html#impl-Send");
+    assert_eq!(percent_decode("a%20b%zz%+1%"), "a b%zz%+1%");
+    assert_eq!(percent_decode("%FF"), "\u{FFFD}");
+}

@@ -431,9 +431,10 @@ fn run_clippy(srctree: &Path, objtree: &Path, log: Option<&Path>) -> anyhow::Res
         }
     };
     step.done(&format!("{} crates, {} findings", run.targets.len(), run.findings.len()));
-    if !run.with_additions {
+    if !run.additions_left_out.is_empty() {
         eprintln!(
-            "lint-rules: the kernel's .clippy.toml sets keys of lint-rules/clippy.toml: clippy ran with the kernel's alone"
+            "lint-rules: clippy ran with the kernel's .clippy.toml settings of {}, not lint-rules/kernel-clippy.toml's",
+            run.additions_left_out.join(", ")
         );
     }
     if let Some(log) = log {
