@@ -70,10 +70,12 @@ fn section_bases(file: &object::File<'_>) -> HashMap<SectionIndex, u64> {
         if !relocatable {
             bases.insert(section.index(), 0);
         } else if alloc {
+            // A crafted size or alignment can pass the end of the address space: such a
+            // section gets no place (its symbols are read at their own addresses).
             let align = section.align().max(1);
-            next = next.div_ceil(align) * align;
-            bases.insert(section.index(), next);
-            next += section.size().max(1);
+            let Some(base) = next.div_ceil(align).checked_mul(align) else { continue };
+            bases.insert(section.index(), base);
+            next = base.saturating_add(section.size().max(1));
         }
     }
     bases
@@ -93,7 +95,7 @@ impl Image {
         let file = object::File::parse(data).map_err(|e| error(e.to_string()))?;
         let bases = section_bases(&file);
         let address_of = |symbol: &object::Symbol<'_, '_>| match symbol.section_index() {
-            Some(index) => bases.get(&index).copied().unwrap_or(0) + symbol.address(),
+            Some(index) => bases.get(&index).copied().unwrap_or(0).wrapping_add(symbol.address()),
             None => symbol.address(),
         };
         let mut symbols = HashMap::new();
