@@ -3,7 +3,10 @@
 //! codes (0 clean, 1 findings at error level or files not linted, 2 usage error).
 
 use std::path::Path;
-use std::process::Command;
+use std::time::Duration;
+
+use subprocess::Command;
+use subprocess::testing;
 
 struct Run {
     code: i32,
@@ -12,16 +15,11 @@ struct Run {
 }
 
 fn run(dir: &Path, args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_lint-rules"))
-        .current_dir(dir)
+    let cmd = Command::new(env!("CARGO_BIN_EXE_lint-rules"), dir)
         .args(args)
-        .output()
-        .unwrap();
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+        .timeout(Duration::from_secs(120));
+    let out = testing::run(&cmd);
+    Run { code: out.status.code().unwrap_or(-1), stdout: out.stdout, stderr: out.stderr }
 }
 
 const CLEAN: &str = "// SPDX-License-Identifier: GPL-2.0\n\n//! Clean.\n\nfn f() {}\n";
@@ -198,15 +196,15 @@ fn a_closed_stdout_ends_the_run_quietly() {
         &["check", "rust", "--message-format", "json"],
     ];
     for args in runs {
-        let (reader, writer) = std::io::pipe().unwrap();
-        drop(reader);
-        let out = Command::new(env!("CARGO_BIN_EXE_lint-rules"))
-            .current_dir(dir.path())
+        let cmd = Command::new(env!("CARGO_BIN_EXE_lint-rules"), dir.path())
             .args(args)
-            .stdout(writer)
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!((out.status.code(), stderr.as_ref()), (Some(141), ""), "lint-rules {args:?}");
+            .stdout_closed()
+            .timeout(Duration::from_secs(120));
+        let out = testing::run(&cmd);
+        assert_eq!(
+            (out.status.code(), out.stderr.as_str()),
+            (Some(141), ""),
+            "lint-rules {args:?}"
+        );
     }
 }

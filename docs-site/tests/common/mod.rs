@@ -4,8 +4,11 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::sync::OnceLock;
+use std::time::Duration;
+
+use subprocess::Command;
 
 /// The demo tree's paths, from the environment `make test` sets.
 pub struct Tree {
@@ -36,9 +39,18 @@ pub fn tree() -> Tree {
     tree
 }
 
-/// Runs the real `docs-site` binary.
+/// Runs the real `docs-site` binary (a site with its doctest boot takes minutes; an hour is a
+/// hang), with what it printed as bytes, as the tests read it.
 pub fn docs_site(args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_docs-site")).args(args).output().unwrap();
+    let cmd = Command::new(env!("CARGO_BIN_EXE_docs-site"), Path::new(env!("CARGO_MANIFEST_DIR")))
+        .args(args)
+        .timeout(Duration::from_secs(3600));
+    let out = subprocess::testing::run(&cmd);
+    let out = Output {
+        status: out.status,
+        stdout: out.stdout.into_bytes(),
+        stderr: out.stderr.into_bytes(),
+    };
     eprintln!(
         "$ docs-site {}\n[{}]\n--- stdout\n{}--- stderr\n{}",
         args.join(" "),

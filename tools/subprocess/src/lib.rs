@@ -37,6 +37,7 @@ pub struct Command {
     timeout: Duration,
     first_output_timeout: Option<Duration>,
     capture_limit: usize,
+    stdout_closed: bool,
 }
 
 impl Command {
@@ -50,7 +51,16 @@ impl Command {
             timeout: Duration::from_secs(600),
             first_output_timeout: None,
             capture_limit: 8 << 20,
+            stdout_closed: false,
         }
+    }
+
+    /// Gives the command a stdout whose reading end is already closed, as `| head` leaves it
+    /// once it has read enough: for tests of how a program ends on a closed pipe. Its stdout is
+    /// then not captured.
+    pub fn stdout_closed(mut self) -> Command {
+        self.stdout_closed = true;
+        self
     }
 
     /// Adds one argument.
@@ -139,7 +149,13 @@ impl Command {
     /// Runs the command, calling `on_line` with each line of output as it arrives.
     pub fn run_with(&self, on_line: &mut dyn FnMut(Stream, &str)) -> Result<Output, Error> {
         let start = Instant::now();
-        let child = self.std_command().spawn().map_err(|source| self.spawn_error(source))?;
+        let mut std_cmd = self.std_command();
+        if self.stdout_closed {
+            let (reader, writer) = std::io::pipe().map_err(|source| self.spawn_error(source))?;
+            drop(reader);
+            std_cmd.stdout(writer);
+        }
+        let child = std_cmd.spawn().map_err(|source| self.spawn_error(source))?;
         let mut guard = GroupGuard { child, reaped: false };
 
         let (tx, rx) = mpsc::channel();

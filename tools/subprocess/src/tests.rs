@@ -256,3 +256,16 @@ fn an_interactive_child_is_killed_at_its_deadline() {
     assert!(start.elapsed() < Duration::from_secs(10));
     assert!(child.timed_out());
 }
+
+/// A writer to a closed stdout gets `SIGPIPE` at once, as behind `| head`: `yes` ends instead
+/// of writing for ever, and what was written to stderr is still captured.
+#[test]
+fn a_closed_stdout_ends_a_writer_with_sigpipe() {
+    let out =
+        sh("echo before >&2; yes").stdout_closed().timeout(Duration::from_secs(20)).run().unwrap();
+    assert!(!out.timed_out, "yes kept writing");
+    // sh reports its last command's death by SIGPIPE (13) as 128 + 13.
+    assert_eq!(out.status.code(), Some(141), "{:?}", out.status);
+    assert_eq!(out.stderr, "before\n");
+    assert_eq!(out.stdout, "");
+}

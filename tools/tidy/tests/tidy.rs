@@ -139,19 +139,9 @@ const STD_COMMAND_ALLOWED: &[(&str, &str)] = &[
          `subprocess::testing::Interactive`",
     ),
     (
-        "docs-site/tests/common/mod.rs",
-        "docs-site is being edited elsewhere; the binary is to run through \
-         `subprocess::testing::run`",
-    ),
-    (
         "lint-rules/tests/rust_analyzer.rs",
         "lint-rules is being edited elsewhere; rust-analyzer is to run as \
          `subprocess::testing::Interactive`, make and rustc through `subprocess::testing::run`",
-    ),
-    (
-        "lint-rules/tests/cli.rs",
-        "lint-rules is being edited elsewhere; the binary is to run through \
-         `subprocess::testing::run`",
     ),
 ];
 
