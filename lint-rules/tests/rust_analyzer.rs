@@ -11,13 +11,13 @@
 //!   in the same check. `make test` sets `KERNEL_SRC` and `KERNEL_OBJ`; without them this test
 //!   fails and says so.
 
-use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use lsp::{Server, uri};
 use serde_json::{Value, json};
+use subprocess::Command;
+use subprocess::testing::{report, run};
 
 const FILE: &str = "// SPDX-License-Identifier: GPL-2.0
 
@@ -33,136 +33,27 @@ pub unsafe fn read(p: *const u8) -> u8 {
 }
 ";
 
-fn uri(path: &Path) -> String {
-    format!("file://{}", path.display())
+/// The toolchain's sysroot, as rustc prints it.
+fn sysroot() -> PathBuf {
+    let cmd = Command::new("rustc", Path::new("/")).args(["--print", "sysroot"]);
+    let out = run(&cmd);
+    assert!(out.status.success(), "{}", report(&cmd, &out));
+    PathBuf::from(out.stdout.trim())
 }
 
-struct Server {
-    child: Child,
-    stdin: ChildStdin,
-    messages: Receiver<Value>,
-    next_id: u64,
-    check: Value,
-}
-
-impl Server {
-    fn start(root: &Path, check: Value) -> Server {
-        let sysroot = String::from_utf8(
-            Command::new("rustc").args(["--print", "sysroot"]).output().unwrap().stdout,
-        )
-        .unwrap();
-        let ra = Path::new(sysroot.trim()).join("bin/rust-analyzer");
-        let mut child = Command::new(&ra)
-            .current_dir(root)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| {
-                panic!("{}: {e}; run `make setup` to install rust-analyzer", ra.display())
-            });
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            loop {
-                let mut length = 0usize;
-                loop {
-                    let mut header = String::new();
-                    if reader.read_line(&mut header).unwrap_or(0) == 0 {
-                        return;
-                    }
-                    let header = header.trim();
-                    if header.is_empty() {
-                        break;
-                    }
-                    if let Some(n) = header.strip_prefix("Content-Length: ") {
-                        length = n.parse().unwrap();
-                    }
-                }
-                let mut body = vec![0; length];
-                if reader.read_exact(&mut body).is_err() {
-                    return;
-                }
-                if tx.send(serde_json::from_slice(&body).unwrap()).is_err() {
-                    return;
-                }
-            }
-        });
-        let mut server = Server { child, stdin, messages: rx, next_id: 0, check: check.clone() };
-        server.next_id += 1;
-        server.send(json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "processId": std::process::id(),
-            "rootUri": uri(root),
-            "capabilities": {
-                "textDocument": { "publishDiagnostics": {} },
-                "window": { "workDoneProgress": true },
-                "experimental": { "serverStatusNotification": true }
-            },
-            "initializationOptions": { "checkOnSave": true, "check": check }
-        }}));
-        server.wait_for("the initialize response", Duration::from_secs(120), &|m| {
-            m["id"] == 1 && m.get("method").is_none()
-        });
-        server.notify("initialized", json!({}));
-        server
-    }
-
-    fn send(&mut self, message: Value) {
-        let body = message.to_string();
-        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn notify(&mut self, method: &str, params: Value) {
-        self.send(json!({ "jsonrpc": "2.0", "method": method, "params": params }));
-    }
-
-    /// Waits for a message matching `want`, answering the server's own requests meanwhile.
-    fn wait_for(&mut self, what: &str, timeout: Duration, want: &dyn Fn(&Value) -> bool) -> Value {
-        let deadline = Instant::now() + timeout;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.messages.recv_timeout(left) {
-                Ok(message) => {
-                    if want(&message) {
-                        return message;
-                    }
-                    if message.get("id").is_some() && message.get("method").is_some() {
-                        let result = if message["method"] == "workspace/configuration" {
-                            json!([{ "checkOnSave": true, "check": self.check }])
-                        } else {
-                            Value::Null
-                        };
-                        self.send(
-                            json!({ "jsonrpc": "2.0", "id": message["id"], "result": result }),
-                        );
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => panic!("no {what} within {timeout:?}"),
-                Err(RecvTimeoutError::Disconnected) => {
-                    panic!("rust-analyzer exited while waiting for {what}")
-                }
-            }
-        }
-    }
-
-    fn save(&mut self, path: &Path, text: &str, version: i64) {
-        std::fs::write(path, text).unwrap();
-        self.notify(
-            "textDocument/didChange",
-            json!({ "textDocument": { "uri": uri(path), "version": version }, "contentChanges": [{ "text": text }] }),
-        );
-        self.notify("textDocument/didSave", json!({ "textDocument": { "uri": uri(path) } }));
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// rust-analyzer in `root` with `check` as its check on save.
+fn start(root: &Path, check: Value) -> Server {
+    Server::start(
+        &sysroot().join("bin/rust-analyzer"),
+        root,
+        json!({
+            "textDocument": { "publishDiagnostics": {} },
+            "window": { "workDoneProgress": true },
+            "experimental": { "serverStatusNotification": true }
+        }),
+        json!({ "checkOnSave": true, "check": check }),
+        Duration::from_secs(20 * 60),
+    )
 }
 
 #[test]
@@ -171,12 +62,8 @@ fn rust_analyzer_shows_a_missing_safety_comment_on_save() {
     let root = dir.path().canonicalize().unwrap();
     let file = root.join("lib.rs");
     std::fs::write(&file, FILE).unwrap();
-    let sysroot = String::from_utf8(
-        Command::new("rustc").args(["--print", "sysroot"]).output().unwrap().stdout,
-    )
-    .unwrap();
     let project = json!({
-        "sysroot": sysroot.trim(),
+        "sysroot": sysroot(),
         "crates": [{
             "root_module": file.display().to_string(),
             "edition": "2021",
@@ -194,14 +81,9 @@ fn rust_analyzer_shows_a_missing_safety_comment_on_save() {
         ],
         "workspace": true,
     });
-    let mut server = Server::start(&root, check);
-    server.notify(
-        "textDocument/didOpen",
-        json!({ "textDocument": { "uri": uri(&file), "languageId": "rust", "version": 1, "text": FILE } }),
-    );
-    server.wait_for("a quiescent server", Duration::from_secs(300), &|m| {
-        m["method"] == "experimental/serverStatus" && m["params"]["quiescent"] == true
-    });
+    let mut server = start(&root, check);
+    server.open(&file);
+    server.wait_until_quiescent();
 
     server.save(&file, FILE, 2);
     let file_uri = uri(&file);
@@ -281,29 +163,16 @@ fn kernel_check_on_save_brings_rustc_and_our_diagnostics() {
     let file = module_dir.join("lint_demo.rs");
     std::fs::write(module_dir.join("Kbuild"), "obj-m := lint_demo.o\n").unwrap();
     std::fs::write(&file, MODULE).unwrap();
-    let build = Command::new("make")
-        .env_remove("MAKEFLAGS")
-        .env_remove("MAKELEVEL")
-        .arg("-C")
-        .arg(&src)
-        .arg(format!("O={}", obj.display()))
+    let make = kbuild::make::kernel_make(&src, &obj)
         .arg(format!("M={}", module_dir.display()))
         .arg("modules")
-        .output()
-        .unwrap();
-    assert!(
-        build.status.success(),
-        "the module does not build:\n{}",
-        String::from_utf8_lossy(&build.stderr)
-    );
+        .timeout(Duration::from_secs(600));
+    let build = run(&make);
+    assert!(build.status.success(), "the module does not build: {}", report(&make, &build));
 
     // rust-project-gen's file for the module, with `lint-rules flycheck` as the check on save
     // (what `rust-project-gen --lint` writes).
-    let sysroot = String::from_utf8(
-        Command::new("rustc").args(["--print", "sysroot"]).output().unwrap().stdout,
-    )
-    .unwrap();
-    let sysroot = PathBuf::from(sysroot.trim());
+    let sysroot = sysroot();
     let trees = rust_project_gen::Trees {
         srctree: src.clone(),
         objtree: obj.clone(),
@@ -311,10 +180,9 @@ fn kernel_check_on_save_brings_rustc_and_our_diagnostics() {
         sysroot_src: sysroot.join("lib/rustlib/src/rust/library"),
         exttree: Some(module_dir.clone()),
     };
-    let version =
-        Command::new(sysroot.join("bin/rust-analyzer")).arg("--version").output().unwrap();
-    let features =
-        rust_project_gen::rust_analyzer::features(&String::from_utf8_lossy(&version.stdout));
+    let version = Command::new(sysroot.join("bin/rust-analyzer"), &module_dir).arg("--version");
+    let version = run(&version).stdout;
+    let features = rust_project_gen::rust_analyzer::features(&version);
     let flycheck = rust_project_gen::json::Flycheck {
         program: PathBuf::from(env!("CARGO_BIN_EXE_lint-rules")),
         args: vec![
@@ -330,14 +198,9 @@ fn kernel_check_on_save_brings_rustc_and_our_diagnostics() {
     std::fs::write(module_dir.join("rust-project.json"), output.text(features, Some(&flycheck)))
         .unwrap();
 
-    let mut server = Server::start(&module_dir, json!({ "workspace": false }));
-    server.notify(
-        "textDocument/didOpen",
-        json!({ "textDocument": { "uri": uri(&file), "languageId": "rust", "version": 1, "text": MODULE } }),
-    );
-    server.wait_for("a quiescent server", Duration::from_secs(300), &|m| {
-        m["method"] == "experimental/serverStatus" && m["params"]["quiescent"] == true
-    });
+    let mut server = start(&module_dir, json!({ "workspace": false }));
+    server.open(&file);
+    server.wait_until_quiescent();
 
     // Save a type error and an `unsafe` block without its comment.
     let broken = MODULE

@@ -7,15 +7,11 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
-use std::process::ChildStdin;
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{Value, json};
-use subprocess::Command;
-use subprocess::testing::{Interactive, report, run};
+use subprocess::testing::{report, run};
 
 const MODULE: &str = r#"// SPDX-License-Identifier: GPL-2.0
 
@@ -45,171 +41,37 @@ impl kernel::Module for LspDemo {
 "#;
 
 use kbuild::testing::env_path as var;
+use lsp::{Server, position, uri};
 
-fn uri(path: &Path) -> String {
-    format!("file://{}", path.display())
+/// rust-analyzer for the module, with the check on save of our generated file.
+fn start(root: &Path) -> Server {
+    Server::start(
+        &common::sysroot().join("bin/rust-analyzer"),
+        root,
+        json!({
+            "textDocument": { "hover": { "contentFormat": ["markdown", "plaintext"] },
+                              "publishDiagnostics": {} },
+            "window": { "workDoneProgress": true },
+            "experimental": { "serverStatusNotification": true }
+        }),
+        json!({ "checkOnSave": true, "check": { "workspace": false } }),
+        Duration::from_secs(20 * 60),
+    )
 }
 
-/// The zero-based LSP position of the first `needle` in `text`, plus `offset` characters.
-fn position(text: &str, needle: &str, offset: usize) -> Value {
-    let at = text.find(needle).unwrap_or_else(|| panic!("{needle:?} not in the file"));
-    let line = text[..at].matches('\n').count();
-    let column = at - text[..at].rfind('\n').map_or(0, |i| i + 1) + offset;
-    json!({ "line": line, "character": column })
-}
-
-struct Server {
-    /// rust-analyzer; its process group is killed when this drops, or after 20 minutes.
-    child: Interactive,
-    stdin: ChildStdin,
-    messages: Receiver<Value>,
-    next_id: u64,
-    /// Notifications seen while waiting for something else.
-    notifications: Vec<Value>,
-}
-
-impl Server {
-    fn start(root: &Path) -> Server {
-        let ra = common::sysroot().join("bin/rust-analyzer");
-        let mut child =
-            Interactive::start(&Command::new(ra, root).timeout(Duration::from_secs(20 * 60)));
-        let stdin = child.take_stdin();
-        let stdout = child.take_stdout();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            loop {
-                let mut length = 0usize;
-                loop {
-                    let mut header = String::new();
-                    if reader.read_line(&mut header).unwrap_or(0) == 0 {
-                        return;
-                    }
-                    let header = header.trim();
-                    if header.is_empty() {
-                        break;
-                    }
-                    if let Some(n) = header.strip_prefix("Content-Length: ") {
-                        length = n.parse().unwrap();
-                    }
-                }
-                let mut body = vec![0; length];
-                if reader.read_exact(&mut body).is_err() {
-                    return;
-                }
-                if tx.send(serde_json::from_slice(&body).unwrap()).is_err() {
-                    return;
-                }
-            }
-        });
-        let mut server =
-            Server { child, stdin, messages: rx, next_id: 0, notifications: Vec::new() };
-        server.request(
-            "initialize",
-            json!({
-                "processId": std::process::id(),
-                "rootUri": uri(root),
-                "capabilities": {
-                    "textDocument": { "hover": { "contentFormat": ["markdown", "plaintext"] },
-                                      "publishDiagnostics": {} },
-                    "window": { "workDoneProgress": true },
-                    "experimental": { "serverStatusNotification": true }
-                },
-                "initializationOptions": { "checkOnSave": true, "check": { "workspace": false } }
-            }),
-        );
-        server.notify("initialized", json!({}));
-        server
-    }
-
-    fn send(&mut self, message: Value) {
-        let body = message.to_string();
-        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn notify(&mut self, method: &str, params: Value) {
-        self.send(json!({ "jsonrpc": "2.0", "method": method, "params": params }));
-    }
-
-    /// Waits for a message matching `want`, answering the server's own requests meanwhile.
-    fn wait_for(&mut self, what: &str, timeout: Duration, want: &dyn Fn(&Value) -> bool) -> Value {
-        let deadline = Instant::now() + timeout;
-        if let Some(i) = self.notifications.iter().position(want) {
-            return self.notifications.remove(i);
-        }
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.messages.recv_timeout(left) {
-                Ok(message) => {
-                    if want(&message) {
-                        return message;
-                    }
-                    if message.get("id").is_some() && message.get("method").is_some() {
-                        // A request from the server (configuration, progress tokens): answer it.
-                        let result = if message["method"] == "workspace/configuration" {
-                            json!([{ "checkOnSave": true, "check": { "workspace": false } }])
-                        } else {
-                            Value::Null
-                        };
-                        self.send(
-                            json!({ "jsonrpc": "2.0", "id": message["id"], "result": result }),
-                        );
-                    } else if message.get("method").is_some() {
-                        self.notifications.push(message);
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => panic!("no {what} within {timeout:?}"),
-                Err(RecvTimeoutError::Disconnected) if self.child.timed_out() => {
-                    panic!("rust-analyzer was killed at its deadline while waiting for {what}")
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    panic!("rust-analyzer exited while waiting for {what}")
-                }
-            }
-        }
-    }
-
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        self.next_id += 1;
-        let id = self.next_id;
-        self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
-        let response = self.wait_for(method, Duration::from_secs(120), &|m| {
-            m["id"] == id && m.get("method").is_none()
-        });
-        assert!(response.get("error").is_none(), "{method} failed: {response}");
-        response["result"].clone()
-    }
-
-    fn wait_until_quiescent(&mut self) {
-        self.wait_for("a quiescent server", Duration::from_secs(300), &|m| {
-            m["method"] == "experimental/serverStatus" && m["params"]["quiescent"] == true
-        });
-    }
-
-    fn open(&mut self, path: &Path) -> String {
-        let text = std::fs::read_to_string(path).unwrap();
-        self.notify(
-            "textDocument/didOpen",
-            json!({ "textDocument": { "uri": uri(path), "languageId": "rust", "version": 1, "text": text } }),
-        );
-        text
-    }
-
-    /// The file that the definition of what is at `position` in `path` lies in.
-    fn definition(&mut self, path: &Path, position: Value) -> String {
-        let result = self.request(
-            "textDocument/definition",
-            json!({ "textDocument": { "uri": uri(path) }, "position": position }),
-        );
-        let first = if result.is_array() { result[0].clone() } else { result };
-        let target = first.get("targetUri").or(first.get("uri")).cloned().unwrap_or(Value::Null);
-        target
-            .as_str()
-            .unwrap_or_else(|| panic!("no definition: {first}"))
-            .trim_start_matches("file://")
-            .to_owned()
-    }
+/// The file that the definition of what is at `position` in `path` lies in.
+fn definition(server: &mut Server, path: &Path, position: Value) -> String {
+    let result = server.request(
+        "textDocument/definition",
+        json!({ "textDocument": { "uri": uri(path) }, "position": position }),
+    );
+    let first = if result.is_array() { result[0].clone() } else { result };
+    let target = first.get("targetUri").or(first.get("uri")).cloned().unwrap_or(Value::Null);
+    target
+        .as_str()
+        .unwrap_or_else(|| panic!("no definition: {first}"))
+        .trim_start_matches("file://")
+        .to_owned()
 }
 
 #[test]
@@ -238,15 +100,15 @@ fn editor_session_on_an_out_of_tree_module() {
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
 
-    let mut server = Server::start(&module_dir);
+    let mut server = start(&module_dir);
     let text = server.open(&file);
     server.wait_until_quiescent();
 
     // From the module into the kernel crate.
-    let kvec = server.definition(&file, position(&text, "KVec<u32>", 1));
+    let kvec = definition(&mut server, &file, position(&text, "KVec<u32>", 1));
     assert_eq!(kvec, src.join("rust/kernel/alloc/kvec.rs").display().to_string());
     // From the module into core, which rust-analyzer loads from the sysroot.
-    let null_mut = server.definition(&file, position(&text, "null_mut", 1));
+    let null_mut = definition(&mut server, &file, position(&text, "null_mut", 1));
     assert!(
         null_mut.starts_with(&sysroot_src.join("core/src/ptr").display().to_string()),
         "{null_mut}"
@@ -254,7 +116,8 @@ fn editor_session_on_an_out_of_tree_module() {
     // From the kernel crate into bindgen's output in the objtree.
     let error_rs = src.join("rust/kernel/error.rs");
     let error_text = server.open(&error_rs);
-    let max_errno = server.definition(&error_rs, position(&error_text, "bindings::MAX_ERRNO", 11));
+    let max_errno =
+        definition(&mut server, &error_rs, position(&error_text, "bindings::MAX_ERRNO", 11));
     assert_eq!(max_errno, obj.join("rust/bindings/bindings_generated.rs").display().to_string());
     // Hover shows a kernel item's documentation.
     let hover = server.request(

@@ -138,11 +138,6 @@ const STD_COMMAND_ALLOWED: &[(&str, &str)] = &[
         "docs-site is being edited elsewhere; `docs-site serve` and chromium are to run as \
          `subprocess::testing::Interactive`",
     ),
-    (
-        "lint-rules/tests/rust_analyzer.rs",
-        "lint-rules is being edited elsewhere; rust-analyzer is to run as \
-         `subprocess::testing::Interactive`, make and rustc through `subprocess::testing::run`",
-    ),
 ];
 
 /// Found when tests ran rust-analyzer, make and QEMU runners with no deadline: a hang blocked
