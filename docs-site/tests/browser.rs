@@ -9,19 +9,15 @@ mod common;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use subprocess::Command;
+use subprocess::testing::Interactive;
 
-/// A child process killed when dropped.
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
+/// Reads a child's stdout to its end, by a thread, so that the child never blocks on a full pipe.
+fn drain(reader: impl Read + Send + 'static) {
+    std::thread::spawn(move || std::io::copy(&mut BufReader::new(reader), &mut std::io::sink()));
 }
 
 /// One page of Chromium over the DevTools protocol.
@@ -143,22 +139,25 @@ fn http_get(port: u16, path: &str) -> String {
     response.split_once("\r\n\r\n").map(|(_, body)| body.to_owned()).unwrap_or_default()
 }
 
-/// Starts `docs-site serve` on a free port; returns it and the landing page's URL.
-fn serve(dir: &Path) -> (Killed, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_docs-site"))
+/// Starts `docs-site serve` on a free port (killed at the end of the test, or after ten
+/// minutes); returns it and the landing page's URL.
+fn serve(dir: &Path) -> (Interactive, String) {
+    let cmd = Command::new(env!("CARGO_BIN_EXE_docs-site"), dir)
         .args(["serve", dir.to_str().unwrap(), "--port", "0"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .timeout(Duration::from_secs(600));
+    let mut child = Interactive::start(&cmd);
+    let mut stdout = BufReader::new(child.take_stdout());
     let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    (Killed(child), line.trim().to_owned())
+    stdout.read_line(&mut line).unwrap();
+    drain(stdout);
+    (child, line.trim().to_owned())
 }
 
-/// Starts headless Chromium with a fresh profile and a DevTools port; returns the browser's
-/// DevTools port.
-fn chromium(profile: &Path) -> (Killed, u16) {
-    let mut child = Command::new("chromium")
+/// Starts headless Chromium with a fresh profile and a DevTools port (killed at the end of the
+/// test, or after ten minutes); returns the browser's DevTools port, which Chromium writes to
+/// `DevToolsActivePort` in the profile.
+fn chromium(profile: &Path) -> (Interactive, u16) {
+    let cmd = Command::new("chromium", profile)
         .args([
             "--headless",
             "--no-sandbox",
@@ -173,29 +172,24 @@ fn chromium(profile: &Path) -> (Killed, u16) {
         ])
         .arg(format!("--user-data-dir={}", profile.display()))
         .arg("about:blank")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| {
-            panic!("cannot run chromium ({e}): `make setup` installs Debian's chromium")
-        });
-    // Its stderr is read to the end (by a thread, after the address), so that it never blocks.
-    let (tx, rx) = std::sync::mpsc::channel();
-    let stderr = BufReader::new(child.stderr.take().unwrap());
-    std::thread::spawn(move || {
-        for line in stderr.lines().map_while(Result::ok) {
-            if let Some(url) = line.strip_prefix("DevTools listening on ws://127.0.0.1:") {
-                let _ = tx.send(url.split('/').next().and_then(|p| p.parse::<u16>().ok()));
-            }
+        .timeout(Duration::from_secs(600));
+    let mut child = Interactive::start(&cmd);
+    drain(child.take_stdout());
+    let active = profile.join("DevToolsActivePort");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let port = loop {
+        let first = std::fs::read_to_string(&active).unwrap_or_default();
+        if let Some(port) = first.lines().next().and_then(|p| p.trim().parse::<u16>().ok()) {
+            break port;
         }
-    });
-    let port = rx
-        .recv_timeout(Duration::from_secs(30))
-        .ok()
-        .flatten()
-        .expect("chromium did not print its DevTools address");
-    (Killed(child), port)
+        assert!(
+            Instant::now() < deadline,
+            "chromium wrote no {} within 30 s (`make setup` installs Debian's chromium)",
+            active.display()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    (child, port)
 }
 
 fn open_page(port: u16) -> Page {

@@ -131,14 +131,8 @@ fn std_command_is_told_apart_from_ours() {
 
 /// The files that may still use the standard library's `Command`, and why: each is a debt,
 /// to convert to `subprocess::Command` and `subprocess::testing` when it can be touched.
-const STD_COMMAND_ALLOWED: &[(&str, &str)] = &[
-    ("tools/tidy/tests/tidy.rs", "names each spelling it refuses, in its own tests"),
-    (
-        "docs-site/tests/browser.rs",
-        "docs-site is being edited elsewhere; `docs-site serve` and chromium are to run as \
-         `subprocess::testing::Interactive`",
-    ),
-];
+const STD_COMMAND_ALLOWED: &[(&str, &str)] =
+    &[("tools/tidy/tests/tidy.rs", "names each spelling it refuses, in its own tests")];
 
 /// Found when tests ran rust-analyzer, make and QEMU runners with no deadline: a hang blocked
 /// `make test` instead of failing it, and a killed test left its children running.
