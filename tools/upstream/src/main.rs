@@ -89,7 +89,7 @@ fn run(args: &Args) -> Result<usize> {
     let tarball = source.tarball()?;
     let fragment = workbench::inputs::load_fragment(&args.upstream_dir.join("check.config"))?;
     let inputs =
-        Inputs { tarball: tarball_of(&tarball)?, patches: Vec::new(), fragments: Vec::new() };
+        Inputs { tarball: Tarball::read(&tarball)?, patches: Vec::new(), fragments: Vec::new() };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut check = Check {
         linux: args.work_dir.join("linux"),
@@ -115,16 +115,6 @@ fn run(args: &Args) -> Result<usize> {
         println!("FAILED: {f}");
     }
     Ok(check.failures.len())
-}
-
-fn tarball_of(path: &Path) -> Result<Tarball> {
-    let meta = std::fs::metadata(path).with_context(|| path.display().to_string())?;
-    let mtime = meta
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_secs());
-    Ok(Tarball { path: path.to_owned(), size: meta.len(), mtime })
 }
 
 /// Makes `linux` a git repository of the pristine tarball (one commit), unless it is one of
@@ -207,6 +197,11 @@ fn check_topic(
 }
 
 impl Check {
+    /// The build tree of a variant (`check`, `module`).
+    fn objtree(&self, variant: &str) -> PathBuf {
+        self.work.join(format!("objtree-{variant}"))
+    }
+
     fn fail(&mut self, what: String) {
         println!("  FAILED: {what}");
         self.failures.push(what);
@@ -241,8 +236,7 @@ impl Check {
     }
 
     fn rustfmtcheck(&mut self, name: &str) -> Result<()> {
-        let objtree = self.work.join("objtree-check");
-        let out = kbuild::make::kernel_make(&self.linux, &objtree)
+        let out = kbuild::make::kernel_make(&self.linux, &self.objtree("check"))
             .arg("rustfmtcheck")
             .timeout(Duration::from_secs(600))
             .run()?;
@@ -279,7 +273,7 @@ impl Check {
     /// Configures (once) and builds the `variant` tree at the checked-out commit with
     /// `CLIPPY=1`, and returns the Rust warnings of its log.
     fn build(&self, variant: &str, config: &[String], label: &str) -> Result<Vec<String>> {
-        let objtree = self.work.join(format!("objtree-{variant}"));
+        let objtree = self.objtree(variant);
         let mut fragments = vec![self.fragment.clone()];
         if !config.is_empty() {
             let path = self.work.join(format!("{variant}.config"));
@@ -300,7 +294,7 @@ impl Check {
     /// judges its case.
     fn reproduce(&mut self, r: &Reproducer, expect: &upstream::Expect, label: &str) -> Result<()> {
         self.build(&r.variant, &r.config, label)?;
-        let objtree = self.work.join(format!("objtree-{}", r.variant));
+        let objtree = self.objtree(&r.variant);
         let dir = self.work.join("boots").join(slug(&format!("{label} {}", r.name)));
         std::fs::create_dir_all(&dir)?;
         let modules: Vec<PathBuf> = r.modules.iter().map(|m| objtree.join(m)).collect();

@@ -33,6 +33,19 @@ pub struct Tarball {
     pub mtime: u64,
 }
 
+impl Tarball {
+    /// The tarball at `path`, by its size and modification time.
+    pub fn read(path: &Path) -> Result<Tarball, InputError> {
+        let meta = std::fs::metadata(path).map_err(|_| InputError::NoTarball(path.to_owned()))?;
+        let mtime = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_secs());
+        Ok(Tarball { path: path.to_owned(), size: meta.len(), mtime })
+    }
+}
+
 /// One patch of the series.
 #[derive(Clone, Debug)]
 pub struct Patch {
@@ -131,13 +144,7 @@ pub fn load(
     demo_kernel: &Path,
     extra_fragments: &[PathBuf],
 ) -> Result<Inputs, InputError> {
-    let meta = std::fs::metadata(tarball).map_err(|_| InputError::NoTarball(tarball.to_owned()))?;
-    let mtime = meta
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_secs());
-    let tarball = Tarball { path: tarball.to_owned(), size: meta.len(), mtime };
+    let tarball = Tarball::read(tarball)?;
 
     let patch_dir = demo_kernel.join("patches");
     let series = patch_dir.join("series");
