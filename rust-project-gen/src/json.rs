@@ -14,8 +14,11 @@ use crate::rust_analyzer::Features;
 pub struct ProjectJson {
     /// The toolchain's sysroot.
     pub sysroot: PathBuf,
-    /// Its crates' sources; rust-analyzer loads `core`, `alloc`, `std`, `proc_macro` from here.
-    pub sysroot_src: PathBuf,
+    /// Its crates' sources, with `sysroot_project`. Without it the file leaves them out, as
+    /// upstream's does: given them, such a rust-analyzer loads the whole of `std`'s Cargo
+    /// workspace (half as much memory again on the demo trees).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sysroot_src: Option<PathBuf>,
     /// The sysroot crates, when rust-analyzer takes them from the file: `core`, `alloc`, `std`
     /// and `proc_macro`, and none of `std`'s own dependencies (rust-analyzer otherwise reads
     /// them all from the sources' `Cargo.toml`).
@@ -46,7 +49,9 @@ pub struct SysrootProjectJson {
 /// (as a sysroot crate it is what makes rust-analyzer find the inherent methods of primitive
 /// types; an ordinary crate named `core`, as upstream's script lists it, does not), `alloc`,
 /// and for host crates `std` and `proc_macro`. Not `test`, nor any of `std`'s own dependencies.
-/// (`std` cannot be given to host crates only: as an ordinary crate it does not see `alloc`.)
+/// rust-analyzer gives `core`, `alloc` and `std` to every crate; giving `std` and `proc_macro`
+/// to the host crates only, as ordinary crates, measured worse on 7.3 (3 errors where there
+/// was 1, 5% more memory).
 const SYSROOT_PROJECT: &[(&str, &[usize])] =
     &[("core", &[]), ("alloc", &[0]), ("std", &[0, 1]), ("proc_macro", &[0, 2])];
 
@@ -185,6 +190,19 @@ pub struct Flycheck {
     pub cwd: PathBuf,
 }
 
+/// The sysroot crates listed as ordinary crates, for a rust-analyzer without
+/// `sysroot_project`: first in the file, each with its dependencies among them; see
+/// [`library_deps`] for who gets which.
+const LIBRARY_CRATES: &[(&str, &[usize])] = SYSROOT_PROJECT;
+
+/// The library crates (indices into [`LIBRARY_CRATES`]) a crate depends on when they are
+/// ordinary crates: `core` for what kbuild builds for the kernel (which has no `alloc` or
+/// `std`), all four for host crates (proc macros, host programs).
+fn library_deps(c: &crate::graph::Crate) -> Vec<DepJson> {
+    let wanted: &[usize] = if c.kernel_target { &[0] } else { &[0, 1, 2, 3] };
+    wanted.iter().map(|&i| DepJson { krate: i, name: LIBRARY_CRATES[i].0.to_owned() }).collect()
+}
+
 /// The file for `project`, using what the installed rust-analyzer understands.
 pub fn to_json(
     project: &Project,
@@ -193,54 +211,67 @@ pub fn to_json(
     features: Features,
     flycheck: Option<&Flycheck>,
 ) -> ProjectJson {
-    let crates = project
-        .crates
-        .iter()
-        .map(|c| {
-            let (cfg_groups, mut cfg) = if features.cfg_groups {
-                (c.cfg_groups.clone(), c.cfgs.clone())
-            } else {
-                let mut cfg = c.cfgs.clone();
-                for group in &c.cfg_groups {
-                    cfg.extend(project.cfg_groups.get(group).into_iter().flatten().cloned());
-                }
-                (Vec::new(), cfg)
-            };
-            cfg.dedup();
-            CrateJson {
-                display_name: c.name.clone(),
-                root_module: c.root.clone(),
-                edition: c.edition.clone(),
-                deps: c
-                    .deps
+    let flycheck = flycheck.filter(|_| features.flycheck_runnables);
+    // Without `sysroot_project`, the library crates come first and the rest move up.
+    let (mut crates, offset) = if features.sysroot_project {
+        (Vec::new(), 0)
+    } else {
+        let library = LIBRARY_CRATES
+            .iter()
+            .map(|(name, deps)| {
+                let deps = deps
                     .iter()
-                    .map(|(i, name)| DepJson { krate: *i, name: name.clone() })
-                    .collect(),
-                cfg_groups,
-                cfg,
-                env: c.env.clone(),
-                is_workspace_member: c.origin == Origin::Kernel,
-                is_proc_macro: c.is_proc_macro,
-                proc_macro_dylib_path: c.proc_macro_dylib.clone(),
-                source: (!c.include_dirs.is_empty()).then(|| SourceJson {
-                    include_dirs: c.include_dirs.clone(),
-                    exclude_dirs: Vec::new(),
-                }),
-                crate_attrs: if features.crate_attrs { c.crate_attrs.clone() } else { Vec::new() },
-                build: flycheck.map(|_| BuildJson {
-                    label: c.build_label.clone(),
-                    build_file: c.build_file.clone(),
-                    target_kind: if c.is_bin { "bin" } else { "lib" }.to_owned(),
-                }),
+                    .map(|&i| DepJson { krate: i, name: LIBRARY_CRATES[i].0.to_owned() })
+                    .collect();
+                library_crate(name, deps, project, &sysroot_src)
+            })
+            .collect();
+        (library, LIBRARY_CRATES.len())
+    };
+    crates.extend(project.crates.iter().map(|c| {
+        let (cfg_groups, mut cfg) = if features.cfg_groups {
+            (c.cfg_groups.clone(), c.cfgs.clone())
+        } else {
+            let mut cfg = c.cfgs.clone();
+            for group in &c.cfg_groups {
+                cfg.extend(project.cfg_groups.get(group).into_iter().flatten().cloned());
             }
-        })
-        .collect();
+            (Vec::new(), cfg)
+        };
+        cfg.dedup();
+        let mut deps = if features.sysroot_project { Vec::new() } else { library_deps(c) };
+        deps.extend(
+            c.deps.iter().map(|(i, name)| DepJson { krate: i + offset, name: name.clone() }),
+        );
+        CrateJson {
+            display_name: c.name.clone(),
+            root_module: c.root.clone(),
+            edition: c.edition.clone(),
+            deps,
+            cfg_groups,
+            cfg,
+            env: c.env.clone(),
+            is_workspace_member: c.origin == Origin::Kernel,
+            is_proc_macro: c.is_proc_macro,
+            proc_macro_dylib_path: c.proc_macro_dylib.clone(),
+            source: (!c.include_dirs.is_empty()).then(|| SourceJson {
+                include_dirs: c.include_dirs.clone(),
+                exclude_dirs: Vec::new(),
+            }),
+            crate_attrs: if features.crate_attrs { c.crate_attrs.clone() } else { Vec::new() },
+            build: flycheck.map(|_| BuildJson {
+                label: c.build_label.clone(),
+                build_file: c.build_file.clone(),
+                target_kind: if c.is_bin { "bin" } else { "lib" }.to_owned(),
+            }),
+        }
+    }));
     ProjectJson {
         sysroot_project: features
             .sysroot_project
             .then(|| sysroot_project(project, &sysroot, &sysroot_src)),
         sysroot,
-        sysroot_src,
+        sysroot_src: features.sysroot_project.then_some(sysroot_src),
         cfg_groups: if features.cfg_groups { project.cfg_groups.clone() } else { BTreeMap::new() },
         crates,
         runnables: flycheck

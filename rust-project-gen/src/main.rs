@@ -49,6 +49,10 @@ struct Args {
     /// `kbuild-flycheck`: the same kbuild diagnostics plus the kernel's Rust coding rules.
     #[arg(long, conflicts_with = "no_flycheck")]
     lint: bool,
+    /// The rust-analyzer your editor runs (default: the toolchain's, else `rust-analyzer` on
+    /// PATH): the file uses what its version understands, and never what it cannot read.
+    #[arg(long, value_name = "PATH")]
+    rust_analyzer: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -78,27 +82,41 @@ fn run(args: &Args) -> anyhow::Result<ExitCode> {
             bail!("give all of SRCTREE OBJTREE SYSROOT SYSROOT_SRC [EXTTREE], or none to find them")
         }
     };
-    // The toolchain's own rust-analyzer (what rustup starts for an editor), asked while the
-    // trees are scanned.
-    let toolchain_ra = trees.sysroot.join("bin/rust-analyzer");
-    let ra = if toolchain_ra.is_file() { toolchain_ra } else { PathBuf::from("rust-analyzer") };
+    // The editor's rust-analyzer (by default the toolchain's, which rustup starts), asked
+    // while the trees are scanned.
+    let ra = args.rust_analyzer.clone().unwrap_or_else(|| {
+        let toolchain_ra = trees.sysroot.join("bin/rust-analyzer");
+        if toolchain_ra.is_file() { toolchain_ra } else { PathBuf::from("rust-analyzer") }
+    });
     let objtree = trees.objtree.clone();
-    let version = std::thread::spawn(move || run_tool(&ra, &["--version"], &objtree));
+    let asked = ra.clone();
+    let version = std::thread::spawn(move || run_tool(&asked, &["--version"], &objtree));
     let output = generate(&trees);
     let features = match version.join().expect("the version thread does not panic") {
-        Ok(version) => rust_analyzer::features(&version),
+        Ok(version) => {
+            let features = rust_analyzer::features(&version);
+            if features != Features::ALL {
+                eprintln!(
+                    "rust-project-gen: for {}: {}",
+                    version.trim(),
+                    missing_features(features, args.no_flycheck)
+                );
+            }
+            features
+        }
+        Err(err) if args.rust_analyzer.is_some() => {
+            return Err(err.context(format!(
+                "cannot ask {} for its version (--rust-analyzer)",
+                ra.display()
+            )));
+        }
         Err(_) => {
             eprintln!(
-                "rust-project-gen: warning: rust-analyzer not found; writing for a current one"
+                "rust-project-gen: warning: rust-analyzer not found; writing for a current one (give --rust-analyzer PATH for your editor's)"
             );
             Features::ALL
         }
     };
-    if !features.crate_attrs {
-        eprintln!(
-            "rust-project-gen: warning: this rust-analyzer predates `crate_attrs`, so it cannot see -Zcrate-attr=no_std: modules may appear to have std"
-        );
-    }
     let output = output?;
     let flycheck = if args.no_flycheck { None } else { flycheck(&trees, args.clippy, args.lint) };
     let text = output.text(features, flycheck.as_ref());
@@ -168,6 +186,28 @@ fn run(args: &Args) -> anyhow::Result<ExitCode> {
         start.elapsed().as_secs_f64() * 1000.0
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// What the file leaves out for an older rust-analyzer, and what that costs.
+fn missing_features(features: Features, no_flycheck: bool) -> String {
+    let mut notes = Vec::new();
+    if !features.sysroot_project {
+        notes.push("the sysroot crates are listed as ordinary crates (no `sysroot_project`)");
+    }
+    if !features.cfg_groups {
+        notes.push("each crate carries its cfgs (no `cfg_groups`)");
+    }
+    if !features.crate_attrs {
+        notes.push(
+            "no `crate_attrs`, so it cannot see -Zcrate-attr=no_std: modules may appear to have std",
+        );
+    }
+    if !features.flycheck_runnables && !no_flycheck {
+        notes.push(
+            "no check on save in the file (it has no `flycheck` runnables, which came in 2026-01 and Rust 1.95): use a newer rust-analyzer, or set rust-analyzer.check.overrideCommand in the editor",
+        );
+    }
+    notes.join("; ")
 }
 
 /// The check-on-save command: `kbuild-flycheck` (or `lint-rules flycheck`), installed beside

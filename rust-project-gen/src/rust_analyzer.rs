@@ -3,22 +3,101 @@
 /// Optional `rust-project.json` fields.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
-    /// `cfg_groups` (rust-analyzer of 2024-08-12 and later): the kernel's ~1000 cfgs once
-    /// instead of once per crate.
+    /// `cfg_groups`: the kernel's ~1000 cfgs once instead of once per crate.
     pub cfg_groups: bool,
-    /// `crate_attrs` (2025-12-22 and later): `-Zcrate-attr=no_std`, so that modules cannot
-    /// silently use `std`.
+    /// `crate_attrs`: `-Zcrate-attr=no_std`, so that modules cannot silently use `std`.
     pub crate_attrs: bool,
-    /// `sysroot_project` (2025-03-03 and later): the sysroot crates listed in the file, so that
-    /// rust-analyzer loads `core`, `alloc`, `std` and `proc_macro`, and none of `std`'s own
-    /// dependencies.
+    /// `sysroot_project`: the sysroot crates listed in the file, so that rust-analyzer loads
+    /// `core`, `alloc`, `std` and `proc_macro`, and none of `std`'s own dependencies. Without
+    /// it the file lists them as ordinary crates, as upstream's script does.
     pub sysroot_project: bool,
+    /// Runnables of kind `flycheck` (the check on save). An older rust-analyzer fails to
+    /// load a file that has one ("unknown variant `flycheck`").
+    pub flycheck_runnables: bool,
 }
 
 impl Features {
     /// Everything, for a current rust-analyzer.
-    pub const ALL: Features =
-        Features { cfg_groups: true, crate_attrs: true, sysroot_project: true };
+    pub const ALL: Features = Features {
+        cfg_groups: true,
+        crate_attrs: true,
+        sysroot_project: true,
+        flycheck_runnables: true,
+    };
+
+    /// None of them, for a rust-analyzer older than all of them.
+    pub const NONE: Features = Features {
+        cfg_groups: false,
+        crate_attrs: false,
+        sysroot_project: false,
+        flycheck_runnables: false,
+    };
+}
+
+/// When each feature reached rust-analyzer: the day its pull request was merged (what a
+/// standalone build of that day or later has), and the first stable Rust whose
+/// `rust-analyzer` component has it (the release branched from `rust-lang/rust` after the
+/// subtree sync that brought it).
+struct Since {
+    merged: (u32, u32, u32),
+    rust_minor: u32,
+}
+
+/// `cfg_groups`: merged 2024-08-12; Rust 1.82 branched 2024-09-05.
+const CFG_GROUPS: Since = Since { merged: (2024, 8, 12), rust_minor: 82 };
+/// `sysroot_project`: merged 2025-02-27; Rust 1.87 branched 2025-04-03.
+const SYSROOT_PROJECT: Since = Since { merged: (2025, 2, 27), rust_minor: 87 };
+/// `crate_attrs`: merged 2025-12-18; Rust 1.94 branched 2026-01-22.
+const CRATE_ATTRS: Since = Since { merged: (2025, 12, 18), rust_minor: 94 };
+/// `RunnableKind::Flycheck`: merged 2026-01-08, two weeks before Rust 1.94 branched, so
+/// whether 1.94 has it depends on a subtree sync; 1.95 is the first release known to.
+const FLYCHECK_RUNNABLES: Since = Since { merged: (2026, 1, 8), rust_minor: 95 };
+
+/// Days a change takes from rust-analyzer's repository to a `rust-lang/rust` nightly at
+/// most (the subtree is synced about weekly).
+const SYNC_DAYS: u32 = 14;
+
+/// What `rust-analyzer --version` says about the build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Build {
+    /// A toolchain's `rust-analyzer` component, stable or beta: `rust-analyzer 1.85.0 (4d91de4
+    /// 2025-02-17)`. The date is the release's, weeks after its code branched.
+    Release {
+        /// The Rust minor version.
+        minor: u32,
+    },
+    /// A nightly toolchain's component (`1.96.0-nightly (... 2026-03-01)`): that day's
+    /// `rust-lang/rust`, whose copy of rust-analyzer lags by up to [`SYNC_DAYS`].
+    Nightly {
+        /// Its date.
+        date: (u32, u32, u32),
+    },
+    /// A build from rust-analyzer's own repository (the editors' bundled `0.3.2345-standalone`,
+    /// a `cargo install` of `ra_ap_rust-analyzer`): its commit's date.
+    Standalone {
+        /// Its date.
+        date: (u32, u32, u32),
+    },
+    /// A development build without a date: taken to be current.
+    Unknown,
+}
+
+/// Reads `rust-analyzer --version` output.
+pub fn build(version: &str) -> Build {
+    let number = version.split_whitespace().nth(1).unwrap_or("");
+    let date = build_date(version);
+    let rust_minor = number
+        .strip_prefix("1.")
+        .and_then(|rest| rest.split('.').next())
+        .and_then(|minor| minor.parse().ok());
+    match (rust_minor, date) {
+        (Some(_), Some(date)) if number.contains("-nightly") || number.contains("-dev") => {
+            Build::Nightly { date }
+        }
+        (Some(minor), _) => Build::Release { minor },
+        (None, Some(date)) => Build::Standalone { date },
+        (None, None) => Build::Unknown,
+    }
 }
 
 /// The build date in `rust-analyzer --version` output, such as
@@ -34,17 +113,48 @@ pub fn build_date(version: &str) -> Option<(u32, u32, u32)> {
     })
 }
 
-/// The features of the rust-analyzer whose `--version` printed `version`; all of them when
-/// the date cannot be read (a development build).
-pub fn features(version: &str) -> Features {
-    match build_date(version) {
-        Some(date) => Features {
-            cfg_groups: date >= (2024, 8, 12),
-            crate_attrs: date >= (2025, 12, 22),
-            sysroot_project: date >= (2025, 3, 3),
-        },
-        None => Features::ALL,
+/// `date` plus `days`, near enough for comparing release dates (months taken as 31 days).
+fn plus_days((y, m, d): (u32, u32, u32), days: u32) -> (u32, u32, u32) {
+    let mut day = d + days;
+    let (mut month, mut year) = (m, y);
+    while day > 31 {
+        day -= 31;
+        month += 1;
+        if month > 12 {
+            month = 1;
+            year += 1;
+        }
     }
+    (year, month, day)
+}
+
+fn has(build: Build, since: &Since) -> bool {
+    match build {
+        Build::Release { minor } => minor >= since.rust_minor,
+        Build::Nightly { date } => date >= plus_days(since.merged, SYNC_DAYS),
+        Build::Standalone { date } => date >= since.merged,
+        Build::Unknown => true,
+    }
+}
+
+/// The features of the rust-analyzer whose `--version` printed `version`; all of them for a
+/// development build without a date.
+pub fn features(version: &str) -> Features {
+    let build = build(version);
+    Features {
+        cfg_groups: has(build, &CFG_GROUPS),
+        crate_attrs: has(build, &CRATE_ATTRS),
+        sysroot_project: has(build, &SYSROOT_PROJECT),
+        flycheck_runnables: has(build, &FLYCHECK_RUNNABLES),
+    }
+}
+
+/// Whether rust-analyzer's output says it could not load the project at all (a file it cannot
+/// read): then it analysed nothing, and "no errors" means nothing.
+pub fn load_failure(output: &str) -> Option<&str> {
+    output.lines().find(|l| {
+        l.contains("Failed to load the project") || l.contains("Failed to deserialize json file")
+    })
 }
 
 /// The error lines of `rust-analyzer diagnostics` output (its progress lines end in `\r`).
@@ -94,23 +204,70 @@ mod tests {
 
     #[test]
     fn features_by_release_date() {
+        let f = |c, a, s, r| Features {
+            cfg_groups: c,
+            crate_attrs: a,
+            sysroot_project: s,
+            flycheck_runnables: r,
+        };
+        // Toolchain components: by release, whatever their date says.
         assert_eq!(features("rust-analyzer 1.95.0 (5980761 2026-04-14)"), Features::ALL);
         assert_eq!(
+            features("rust-analyzer 1.94.1 (e408947 2026-03-25)"),
+            f(true, true, true, false)
+        );
+        // 1.86.0 is dated after sysroot_project was merged, but branched before it.
+        assert_eq!(
+            features("rust-analyzer 1.86.0 (05f9846 2025-03-31)"),
+            f(true, false, false, false)
+        );
+        assert_eq!(
             features("rust-analyzer 1.85.0 (4d91de4 2025-02-17)"),
-            Features { cfg_groups: true, crate_attrs: false, sysroot_project: false }
+            f(true, false, false, false)
         );
         assert_eq!(
             features("rust-analyzer 1.87.0 (17067e9 2025-05-09)"),
-            Features { cfg_groups: true, crate_attrs: false, sysroot_project: true }
+            f(true, false, true, false)
+        );
+        assert_eq!(features("rust-analyzer 1.95.0-beta.3 (0123456 2026-03-20)"), Features::ALL);
+        assert_eq!(features("rust-analyzer 1.78.0 (9b00956 2024-04-29)"), Features::NONE);
+        // Nightlies: the date, less the subtree sync.
+        assert_eq!(
+            features("rust-analyzer 1.86.0-nightly (a567209 2025-03-05)"),
+            f(true, false, false, false)
         );
         assert_eq!(
-            features("rust-analyzer 1.78.0 (9b00956 2024-04-29)"),
-            Features { cfg_groups: false, crate_attrs: false, sysroot_project: false }
+            features("rust-analyzer 1.87.0-nightly (0000000 2025-03-20)"),
+            f(true, false, true, false)
         );
+        // Standalone builds: their commit's date.
+        assert_eq!(
+            features("rust-analyzer 0.3.2308-standalone (6d68c475c 2025-02-23)"),
+            f(true, false, false, false)
+        );
+        assert_eq!(
+            features("rust-analyzer 0.0.300 (9db05508e 2025-08-11)"),
+            f(true, false, true, false)
+        );
+        assert_eq!(
+            features("rust-analyzer 0.3.2760-standalone (abcdef0 2026-01-19)"),
+            Features::ALL
+        );
+        assert_eq!(features("rust-analyzer 0.0.0"), Features::ALL);
         assert_eq!(features("rust-analyzer 0.0.0 (dev)"), Features::ALL);
         assert_eq!(
             build_date("rust-analyzer 0.3.2593-standalone (2025-09-01)"),
             Some((2025, 9, 1))
         );
+    }
+
+    #[test]
+    fn a_file_rust_analyzer_could_not_load() {
+        let out = "Error: Failed to load the project at /x/rust-project.json\n\nCaused by:\n    0: Failed to deserialize json file /x/rust-project.json\n    1: unknown variant `flycheck`";
+        assert_eq!(
+            load_failure(out),
+            Some("Error: Failed to load the project at /x/rust-project.json")
+        );
+        assert_eq!(load_failure("Database loaded: 100ms\nTotal: 1s, 2mb"), None);
     }
 }

@@ -5,7 +5,8 @@ mod common;
 
 use expect_test::expect_file;
 use rust_project_gen::Trees;
-use rust_project_gen::rust_analyzer::Features;
+use rust_project_gen::json::Flycheck;
+use rust_project_gen::rust_analyzer::{self, Features};
 
 use common::Fixture;
 
@@ -37,12 +38,30 @@ fn mainline_objtree() {
     expect_file!["golden/mainline.json"].assert_eq(&f.normalise(&output.text(Features::ALL, None)));
 }
 
+/// The rust-analyzer of Rust 1.85, 7.3's minimum: no `sysroot_project` (the library crates
+/// are ordinary crates, `core` for kernel crates and all four for host crates, and no
+/// `sysroot_src`, which would load `std`'s whole workspace), no `crate_attrs`, and no
+/// `flycheck` runnable even when one is asked for (it would not load the file).
 #[test]
-fn demo_objtree_for_an_older_rust_analyzer() {
+fn mainline_objtree_for_the_rust_analyzer_of_rust_1_85() {
+    let f = Fixture::new("mainline");
+    let output = rust_project_gen::generate(&trees(&f)).unwrap();
+    let features = rust_analyzer::features("rust-analyzer 1.85.0 (4d91de4 2025-02-17)");
+    let flycheck = Flycheck {
+        program: f.objtree.join("kbuild-flycheck"),
+        args: Vec::new(),
+        cwd: f.objtree.clone(),
+    };
+    expect_file!["golden/mainline-rust-1.85.json"]
+        .assert_eq(&f.normalise(&output.text(features, Some(&flycheck))));
+}
+
+/// Older still (before 2024-08): the `rustc_cfg` group inlined into each crate.
+#[test]
+fn demo_objtree_for_a_rust_analyzer_without_cfg_groups() {
     let f = Fixture::new("demo");
     let output = rust_project_gen::generate(&trees(&f)).unwrap();
-    let old = Features { cfg_groups: false, crate_attrs: false, sysroot_project: false };
-    let text = f.normalise(&output.text(old, None));
+    let text = f.normalise(&output.text(Features::NONE, None));
     assert!(
         !text.contains("cfg_groups")
             && !text.contains("crate_attrs")
