@@ -10,6 +10,12 @@ SHELL := /bin/bash
 TOOLCHAIN := $(shell sed -n 's/^channel *= *"\(.*\)"/\1/p' rust-toolchain.toml)
 export RUSTUP_TOOLCHAIN := $(TOOLCHAIN)
 BINDGEN_VERSION := 0.73.2
+# Older rust-analyzers that rust-project-gen's tests and `make bench` run beside the toolchain's
+# (VERSION:COMMIT:DATE, see tools/setup.sh): that of February 2025, the month of Rust 1.85
+# (7.3's minimum), before `sysroot_project`; and that of August 2025, before `crate_attrs`
+# and `flycheck` runnables.
+RUST_ANALYZERS := 0.0.265:6d68c475c7aaf7534251182662456a4bf4216dfe:2025-02-23 \
+	0.0.300:9db05508ed08a4c952017769b45b57c4ad505872:2025-08-11
 
 # Everything large lives outside the repository: the kernel trees, build logs, QEMU work files
 # and our tools prefix (bindgen).
@@ -78,7 +84,9 @@ EXTMOD_DIR := $(TREE_CACHE)/extmod
 TREE_ARGS += --extmod-sources $(CURDIR)/demo-kernel/modules --extmod-build-dir $(EXTMOD_DIR)
 # The tree, for the tests and benchmarks (not exported: `make test` runs a make per demo kernel,
 # which must not take the first one's tree for a user's own).
-TREE_ENV = KERNEL_SRC=$(KERNEL_SRC) KERNEL_OBJ=$(KERNEL_OBJ) EXTMOD_DIR=$(EXTMOD_DIR) DEMO_KERNEL=$(DEMO_KERNEL)
+TREE_ENV = KERNEL_SRC=$(KERNEL_SRC) KERNEL_OBJ=$(KERNEL_OBJ) EXTMOD_DIR=$(EXTMOD_DIR) DEMO_KERNEL=$(DEMO_KERNEL) \
+	OLDER_RUST_ANALYZERS='$(foreach e,$(RUST_ANALYZERS),$(TOOLS_PREFIX)/rust-analyzer-$(firstword $(subst :, ,$(e)))/bin/rust-analyzer)'
+
 
 CARGO := cargo
 WORKBENCH := $(CURDIR)/target/debug/workbench
@@ -97,7 +105,7 @@ help: ## List the targets
 	@echo "Variables: KERNEL= (a demo kernel: $(DEMO_KERNELS); default 6.12), KERNEL_SRC= KERNEL_OBJ= (use your own built tree), LLVM= (build the demo kernel with clang and lld: 1, or -19), CONFIG_FRAGMENT= (a config fragment merged after the demo's, in a tree of its own), CACHE= (default $(CACHE))"
 
 setup: ## Install Debian packages, Rust components and bindgen (idempotent)
-	@tools/setup.sh $(TOOLCHAIN) $(TOOLS_PREFIX) $(BINDGEN_VERSION) $(foreach v,$(ALL_LIBCLANG),libclang-$(v)-dev) $(LLVM_PACKAGES)
+	@RUST_ANALYZERS='$(RUST_ANALYZERS)' tools/setup.sh $(TOOLCHAIN) $(TOOLS_PREFIX) $(BINDGEN_VERSION) $(foreach v,$(ALL_LIBCLANG),libclang-$(v)-dev) $(LLVM_PACKAGES)
 
 tools: setup ## Build the suite's binaries
 	$(CARGO) build --locked --workspace --bins

@@ -1,6 +1,7 @@
 //! `make bench`: rust-project-gen against `scripts/generate_rust_analyzer.py` on the same
 //! tree, in one run: generation time, output size, crates, and what rust-analyzer makes of
-//! each file (errors from `diagnostics`, unknown types, time and memory from `analysis-stats`).
+//! each file (errors from `diagnostics`, unknown types, time and memory from `analysis-stats`),
+//! for the toolchain's rust-analyzer and the older ones in `OLDER_RUST_ANALYZERS`.
 //! Ratios, not thresholds: nothing here fails on a number.
 
 use std::path::{Path, PathBuf};
@@ -102,58 +103,88 @@ fn main() {
         "only what kbuild built".into(),
     ));
 
-    let mut errors = Vec::new();
-    let mut stats = Vec::new();
-    for side in &sides {
-        eprintln!("bench: rust-analyzer diagnostics and analysis-stats on {}'s file", side.name);
-        let out = Command::new(&ra, side.dir.path())
-            .arg("diagnostics")
-            .arg(side.dir.path())
-            .timeout(Duration::from_secs(600))
-            .run()
-            .expect("rust-analyzer runs");
-        errors.push(rust_project_gen::rust_analyzer::error_lines(&out.stdout).len());
-        let out = Command::new(&ra, side.dir.path())
-            .arg("analysis-stats")
-            .arg(side.dir.path())
-            .timeout(Duration::from_secs(900))
-            .run()
-            .expect("rust-analyzer runs");
-        stats.push(AnalysisStats::parse(&format!("{}\n{}", out.stdout, out.stderr)));
-    }
-    rows.push((
-        "rust-analyzer errors".into(),
-        errors[0].to_string(),
-        errors[1].to_string(),
-        String::new(),
-    ));
-    rows.push((
-        "unknown-type expressions".into(),
-        stats[0].unknown_types(),
-        stats[1].unknown_types(),
-        String::new(),
-    ));
-    rows.push((
-        "analysis-stats total time".into(),
-        stats[0].total_time.clone(),
-        stats[1].total_time.clone(),
-        "ours resolves more, so rust-analyzer infers more".into(),
-    ));
-    rows.push((
-        "analysis-stats memory".into(),
-        stats[0].total_memory.clone(),
-        stats[1].total_memory.clone(),
-        String::new(),
-    ));
-
-    println!(
-        "rust-project.json on {} ({})",
-        obj.display(),
-        run(&Command::new(&ra, &obj).arg("--version")).trim()
-    );
+    println!("rust-project.json on {}", obj.display());
     println!("{:<32} {:>22} {:>22}  ours vs upstream", "", "upstream script", "rust-project-gen");
     for (name, a, b, ratio) in rows {
         println!("{name:<32} {a:>22} {b:>22}  {ratio}");
+    }
+
+    // What each rust-analyzer makes of the two files: the toolchain's, and the older ones
+    // `make setup` installs, each given the file rust-project-gen writes for it.
+    let older = std::env::var("OLDER_RUST_ANALYZERS").unwrap_or_default();
+    let analyzers: Vec<PathBuf> =
+        std::iter::once(ra).chain(older.split_whitespace().map(PathBuf::from)).collect();
+    for ra in &analyzers {
+        let version = run(&Command::new(ra, &obj).arg("--version")).trim().to_owned();
+        let ours_for_ra = tempfile::tempdir().unwrap();
+        let text = run(&Command::new(&ours, &obj)
+            .args(trees)
+            .arg("--stdout")
+            .arg("--rust-analyzer")
+            .arg(ra));
+        std::fs::write(ours_for_ra.path().join("rust-project.json"), text).unwrap();
+        let dirs = [sides[0].dir.path(), ours_for_ra.path()];
+        let mut errors = Vec::new();
+        let mut stats = Vec::new();
+        for dir in dirs {
+            eprintln!("bench: {version}: diagnostics and analysis-stats on {}", dir.display());
+            let out = Command::new(ra, dir)
+                .arg("diagnostics")
+                .arg(dir)
+                .timeout(Duration::from_secs(900))
+                .run()
+                .expect("rust-analyzer runs");
+            let output = format!("{}\n{}", out.stdout, out.stderr);
+            errors.push(match rust_project_gen::rust_analyzer::load_failure(&output) {
+                Some(line) => format!("cannot load: {line}"),
+                None => rust_project_gen::rust_analyzer::error_lines(&out.stdout).len().to_string(),
+            });
+            // One malloc arena, so that the memory rust-analyzer counts (glibc's, of the main
+            // arena) covers every thread: within 1% from run to run, against 8% without.
+            let out = Command::new(ra, dir)
+                .arg("analysis-stats")
+                .arg(dir)
+                .env("MALLOC_ARENA_MAX", "1")
+                .timeout(Duration::from_secs(900))
+                .run()
+                .expect("rust-analyzer runs");
+            stats.push(AnalysisStats::parse(&format!("{}\n{}", out.stdout, out.stderr)));
+        }
+        println!();
+        println!("{version}");
+        let rows = [
+            ("rust-analyzer errors", errors[0].clone(), errors[1].clone(), String::new()),
+            (
+                "unknown-type expressions",
+                stats[0].unknown_types(),
+                stats[1].unknown_types(),
+                String::new(),
+            ),
+            (
+                "analysis-stats total time",
+                stats[0].total_time.clone(),
+                stats[1].total_time.clone(),
+                String::new(),
+            ),
+            (
+                "analysis-stats memory",
+                stats[0].total_memory.clone(),
+                stats[1].total_memory.clone(),
+                ratio(&stats[0].total_memory, &stats[1].total_memory),
+            ),
+        ];
+        for (name, a, b, ratio) in rows {
+            println!("{name:<32} {a:>22} {b:>22}  {ratio}");
+        }
+    }
+}
+
+/// Our memory as a fraction of upstream's, from analysis-stats' "1179mb".
+fn ratio(upstream: &str, ours: &str) -> String {
+    let mb = |s: &str| s.trim_end_matches("mb").trim().parse::<f64>().ok();
+    match (mb(upstream), mb(ours)) {
+        (Some(a), Some(b)) if a > 0.0 => format!("{:.2}x upstream's", b / a),
+        _ => String::new(),
     }
 }
 

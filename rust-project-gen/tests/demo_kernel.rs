@@ -16,6 +16,11 @@ use kbuild::testing::env_path as var;
 
 /// Generates into `out_dir` (kbuild's argument order) and returns the file's JSON.
 fn generate(exttree: Option<&Path>, out_dir: &Path) -> serde_json::Value {
+    generate_for(exttree, out_dir, None)
+}
+
+/// [`generate`] for the rust-analyzer `ra` (the toolchain's when `None`).
+fn generate_for(exttree: Option<&Path>, out_dir: &Path, ra: Option<&Path>) -> serde_json::Value {
     let sysroot = sysroot();
     let sysroot_src = sysroot.join("lib/rustlib/src/rust/library");
     let output = out_dir.join("rust-project.json");
@@ -26,6 +31,9 @@ fn generate(exttree: Option<&Path>, out_dir: &Path) -> serde_json::Value {
         args.push(ext.as_os_str());
     }
     args.extend(["--output".as_ref(), output.as_os_str()]);
+    if let Some(ra) = ra {
+        args.extend(["--rust-analyzer".as_ref(), ra.as_os_str()]);
+    }
     let run = run(&args);
     assert_eq!(run.code, 0, "rust-project-gen failed:\n{}", run.stderr);
     serde_json::from_str(&std::fs::read_to_string(&output).unwrap()).unwrap()
@@ -33,14 +41,27 @@ fn generate(exttree: Option<&Path>, out_dir: &Path) -> serde_json::Value {
 
 /// Runs `rust-analyzer diagnostics` on the project in `dir` and returns its error lines.
 fn rust_analyzer_errors(dir: &Path) -> Vec<String> {
-    let ra = sysroot().join("bin/rust-analyzer");
-    let out = subprocess::Command::new(&ra, dir)
+    errors_of(&sysroot().join("bin/rust-analyzer"), dir)
+}
+
+/// [`rust_analyzer_errors`] with the rust-analyzer `ra`, which must load the file.
+fn errors_of(ra: &Path, dir: &Path) -> Vec<String> {
+    let out = subprocess::Command::new(ra, dir)
         .arg("diagnostics")
         .arg(dir)
         .timeout(Duration::from_secs(900))
         .run()
         .unwrap();
     assert!(!out.timed_out, "rust-analyzer diagnostics {} timed out", dir.display());
+    let output = format!("{}\n{}", out.stdout, out.stderr);
+    if let Some(line) = rust_analyzer::load_failure(&output) {
+        panic!(
+            "{} cannot read {}/rust-project.json: {line}\n{}",
+            ra.display(),
+            dir.display(),
+            out.stderr
+        );
+    }
     let errors: Vec<String> =
         rust_analyzer::error_lines(&out.stdout).into_iter().map(str::to_owned).collect();
     if errors.is_empty() {
@@ -182,4 +203,52 @@ fn upstream_script_has_rust_analyzer_errors_on_the_same_tree() {
         "upstream's known error is gone (did rust-analyzer or the script change?): {} errors",
         errors.len()
     );
+}
+
+/// The file for each older rust-analyzer that `make setup` installs (`OLDER_RUST_ANALYZERS`:
+/// February 2025, the month of Rust 1.85, and August 2025), generated for it with
+/// `--rust-analyzer`: it loads the file (a `flycheck` runnable would stop it), and reports no
+/// more errors in it than in upstream's file on the same tree. Both run against this
+/// toolchain's library and proc-macro server, newer than they are: the errors left are that
+/// mismatch (inherent methods of primitive types, proc-macro ABI), in both files.
+#[test]
+fn older_rust_analyzers_read_the_file_and_find_no_more_errors_than_in_upstreams() {
+    let older = std::env::var("OLDER_RUST_ANALYZERS").unwrap_or_default();
+    let older: Vec<&Path> = older.split_whitespace().map(Path::new).collect();
+    assert!(
+        older.len() >= 2,
+        "OLDER_RUST_ANALYZERS names {} rust-analyzers: run this with `make test`, whose `make setup` installs them",
+        older.len()
+    );
+    let (src, obj) = (var("KERNEL_SRC"), var("KERNEL_OBJ"));
+    let upstream = tempfile::tempdir().unwrap();
+    let (text, _) = rust_project_gen::upstream::generate(&src, &obj).unwrap();
+    std::fs::write(upstream.path().join("rust-project.json"), text).unwrap();
+    for ra in older {
+        let version = run_version(ra);
+        let dir = tempfile::tempdir().unwrap();
+        let json = generate_for(None, dir.path(), Some(ra));
+        let features = rust_analyzer::features(&version);
+        assert_eq!(json.get("sysroot_project").is_some(), features.sysroot_project, "{version}");
+        assert!(json.get("runnables").is_none(), "{version} cannot read flycheck runnables");
+        let ours = errors_of(ra, dir.path());
+        let theirs = errors_of(ra, upstream.path());
+        eprintln!("{version}: {} errors in our file, {} in upstream's", ours.len(), theirs.len());
+        assert!(
+            ours.len() <= theirs.len(),
+            "{version}: {} errors in our file, more than the {} in upstream's:\n{}",
+            ours.len(),
+            theirs.len(),
+            ours.join("\n")
+        );
+    }
+}
+
+fn run_version(ra: &Path) -> String {
+    let out = subprocess::Command::new(ra, Path::new("/"))
+        .arg("--version")
+        .timeout(Duration::from_secs(30))
+        .run_checked()
+        .unwrap_or_else(|e| panic!("{e}"));
+    out.stdout.trim().to_owned()
 }
