@@ -1,7 +1,8 @@
 //! A real editor session: the real rust-analyzer, driven over LSP on stdio, on a module built
 //! out of tree against the demo kernel with our `rust-project.json`. Go to definition into
-//! `rust/kernel/`, into bindgen's output in the objtree and into `core`; hover docs; and the
-//! check on save (`kbuild-flycheck`) bringing rustc's error into the editor.
+//! `rust/kernel/`, into bindgen's output in the objtree and into `core` (an inherent method of a
+//! primitive type among them); hover docs and completion from both; and the check on save
+//! (`kbuild-flycheck`) bringing rustc's error into the editor.
 //!
 //! `make test` sets `KERNEL_SRC` and `KERNEL_OBJ`; without them this test fails and says so.
 
@@ -34,7 +35,7 @@ struct LspDemo {
 impl kernel::Module for LspDemo {
     fn init(_module: &'static ThisModule) -> Result<Self> {
         let p: *mut u8 = core::ptr::null_mut();
-        let _ = p;
+        let _ = p.is_null();
         Ok(LspDemo { numbers: KVec::new() })
     }
 }
@@ -72,6 +73,28 @@ fn definition(server: &mut Server, path: &Path, position: Value) -> String {
         .unwrap_or_else(|| panic!("no definition: {first}"))
         .trim_start_matches("file://")
         .to_owned()
+}
+
+/// The text of a hover at `at`.
+fn hover(server: &mut Server, path: &Path, at: Value) -> String {
+    let hover = server.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": uri(path) }, "position": at }),
+    );
+    hover["contents"]["value"].as_str().unwrap_or_default().to_owned()
+}
+
+/// The labels of the completions offered at `at`.
+fn completions(server: &mut Server, path: &Path, at: Value) -> Vec<String> {
+    let list = server.request(
+        "textDocument/completion",
+        json!({ "textDocument": { "uri": uri(path) }, "position": at }),
+    );
+    let items = list.get("items").unwrap_or(&list);
+    items
+        .as_array()
+        .map(|items| items.iter().filter_map(|i| i["label"].as_str()).map(str::to_owned).collect())
+        .unwrap_or_default()
 }
 
 #[test]
@@ -119,16 +142,34 @@ fn editor_session_on_an_out_of_tree_module() {
     let max_errno =
         definition(&mut server, &error_rs, position(&error_text, "bindings::MAX_ERRNO", 11));
     assert_eq!(max_errno, obj.join("rust/bindings/bindings_generated.rs").display().to_string());
-    // Hover shows a kernel item's documentation.
-    let hover = server.request(
-        "textDocument/hover",
-        json!({ "textDocument": { "uri": uri(&file) }, "position": position(&text, "KVec<u32>", 1) }),
+    // An inherent method of a primitive type: found only with `core` as the sysroot's own
+    // crate (rust-analyzer issue 21321), which the file's `sysroot_project` makes it.
+    let is_null = definition(&mut server, &file, position(&text, "is_null", 1));
+    assert!(
+        is_null.starts_with(&sysroot_src.join("core/src/ptr").display().to_string()),
+        "{is_null}"
     );
-    let hover = hover["contents"]["value"].as_str().unwrap_or_default().to_owned();
-    assert!(hover.contains("Kmalloc"), "hover on KVec: {hover}");
+    // Hover shows the documentation of a kernel item and of a core one.
+    let on_kvec = hover(&mut server, &file, position(&text, "KVec<u32>", 1));
+    assert!(on_kvec.contains("Kmalloc"), "hover on KVec: {on_kvec}");
+    let on_null_mut = hover(&mut server, &file, position(&text, "null_mut", 1));
+    assert!(
+        on_null_mut.contains("Creates a null mutable raw pointer"),
+        "hover on null_mut: {on_null_mut}"
+    );
+    // Completion offers the kernel's associated functions and core's methods.
+    let kvec = completions(&mut server, &file, position(&text, "KVec::new", 6));
+    assert!(kvec.iter().any(|l| l.starts_with("with_capacity")), "after `KVec::`: {kvec:?}");
+    let pointer = completions(&mut server, &file, position(&text, "p.is_null", 2));
+    for method in ["is_null", "add", "cast"] {
+        assert!(pointer.iter().any(|l| l.starts_with(method)), "after `p.`: {pointer:?}");
+    }
 
     // Check on save: a type error goes through kbuild-flycheck and comes back from rustc.
-    let broken = text.replace("let _ = p;", "let _ = p;\n        let _x: u32 = \"not a number\";");
+    let broken = text.replace(
+        "let _ = p.is_null();",
+        "let _ = p.is_null();\n        let _x: u32 = \"not a number\";",
+    );
     std::fs::write(&file, &broken).unwrap();
     server.notify(
         "textDocument/didChange",
