@@ -6,20 +6,20 @@
 //! running clippy and printing live in the binary and in [`files`] and [`clippy`]'s runner.
 
 pub mod catalogue;
-pub mod check;
 pub mod clippy;
 pub mod diag;
 pub mod diff;
 pub mod files;
 pub mod finding;
 pub mod flycheck;
+pub mod rules;
 pub mod suppress;
 
 use std::collections::BTreeMap;
 
 pub use catalogue::{Level, RULES, Rule};
-pub use check::{FileContext, FileKind};
 pub use finding::{Finding, Origin, Span};
+pub use rules::{FileContext, FileKind};
 
 /// Rule levels other than the defaults.
 #[derive(Clone, Debug, Default)]
@@ -56,7 +56,7 @@ pub fn lint_file(
     config: &Config,
     clippy: Vec<Finding>,
 ) -> FileResult {
-    let report = check::lint_source(cx, text);
+    let report = rules::lint_source(cx, text);
     let clippy = outside_no_panic_exemptions(cx, text, clippy);
     let findings = clippy::merge(at_configured_levels(report.findings, config), clippy);
     let suppressions: Vec<_> = report
@@ -81,7 +81,7 @@ fn outside_no_panic_exemptions(cx: &FileContext, text: &str, clippy: Vec<Finding
     if counterparts.is_empty() {
         return clippy;
     }
-    let exempt = check::no_panic_exempt(cx, text, &counterparts);
+    let exempt = rules::no_panic_exempt(cx, text, &counterparts);
     clippy
         .into_iter()
         .filter(|c| !(clippy::is_counterpart(rule, c) && exempt.contains(&c.span.start)))
