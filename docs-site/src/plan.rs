@@ -246,36 +246,9 @@ pub fn plan(builds: &[(PathBuf, RustBuild, Kind)], config: &PlanConfig) -> Plan 
 /// The build's rustc arguments as rustdoc arguments: all but [`NOT_FOR_RUSTDOC`], each
 /// dropped with its value in any of rustc's spellings (`--emit=x`, `--emit x`, `-ox`, `-o x`).
 pub fn rustdoc_args(rustc_args: &[String]) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut words = rustc_args.iter();
-    while let Some(word) = words.next() {
-        match dropped(word) {
-            Some((option, true)) if option.takes_value => {
-                words.next();
-            }
-            Some(_) => {}
-            None => out.push(word.clone()),
-        }
-    }
-    out
-}
-
-/// The entry of [`NOT_FOR_RUSTDOC`] that `word` is, and whether it is the option alone (its
-/// value in the next word).
-fn dropped(word: &str) -> Option<(&'static Dropped, bool)> {
-    NOT_FOR_RUSTDOC.iter().find_map(|d| {
-        if word == d.option {
-            return Some((d, true));
-        }
-        let rest = word.strip_prefix(d.option)?;
-        let attached = if d.option.starts_with("--") {
-            rest.starts_with('=')
-        } else {
-            // `-ofile`, `-lfoo`: a short option's value follows it directly.
-            !rest.is_empty()
-        };
-        (d.takes_value && attached).then_some((d, false))
-    })
+    let options: Vec<(&str, bool)> =
+        NOT_FOR_RUSTDOC.iter().map(|d| (d.option, d.takes_value)).collect();
+    kbuild::rustc::without_options(rustc_args, &options)
 }
 
 impl Job {

@@ -246,6 +246,48 @@ fn parse_args(words: &[String]) -> Result<RustcInvocation, RustcError> {
     Ok(inv)
 }
 
+/// rustc's options that say where a build writes: [`without_options`] drops them to write
+/// somewhere else.
+pub const OUTPUT_OPTIONS: &[(&str, bool)] = &[("--emit", true), ("-o", true), ("--out-dir", true)];
+
+/// rustc's options that say how diagnostics are printed (`--error-format=json`).
+pub const DIAGNOSTIC_OPTIONS: &[(&str, bool)] = &[("--error-format", true), ("--json", true)];
+
+/// `args` without the `options` (name, whether it takes a value), each dropped with its value
+/// in any of rustc's spellings (`--emit=x`, `--emit x`, `-ox`, `-o x`).
+pub fn without_options(args: &[String], options: &[(&str, bool)]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        match option_at(word, options) {
+            Some((i, true)) if options[i].1 => {
+                words.next();
+            }
+            Some(_) => {}
+            None => out.push(word.clone()),
+        }
+    }
+    out
+}
+
+/// Which of `options` `word` is (its index), and whether it is the option alone (its value in
+/// the next word).
+pub fn option_at(word: &str, options: &[(&str, bool)]) -> Option<(usize, bool)> {
+    options.iter().enumerate().find_map(|(i, &(option, takes_value))| {
+        if word == option {
+            return Some((i, true));
+        }
+        let rest = word.strip_prefix(option)?;
+        let attached = if option.starts_with("--") {
+            rest.starts_with('=')
+        } else {
+            // `-ofile`, `-lfoo`: a short option's value follows it directly.
+            !rest.is_empty()
+        };
+        (takes_value && attached).then_some((i, false))
+    })
+}
+
 impl RustcInvocation {
     /// The path `--emit=KIND=path` names, if any.
     pub fn emit(&self, kind: &str) -> Option<&str> {

@@ -425,3 +425,18 @@ fn rusttest_builds_are_recognised() {
                   --crate-name kernel /src/rust/kernel/lib.rs";
     assert!(!find_rustc(kernel).unwrap().unwrap().is_rusttest());
 }
+
+#[test]
+fn options_are_dropped_in_every_spelling() {
+    let args: Vec<String> = "--emit=dep-info=a.d --emit obj=a.o -o x -oy --out-dir y --out-dir=z \
+                             --error-format=json --json diagnostic-rendered-ansi -Copt-level=s \
+                             --out-directory -L./rust --crate-type rlib a.rs"
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect();
+    let kept = without_options(&args, &[OUTPUT_OPTIONS, DIAGNOSTIC_OPTIONS].concat());
+    assert_eq!(kept.join(" "), "-Copt-level=s --out-directory -L./rust --crate-type rlib a.rs");
+    assert_eq!(option_at("--emit=metadata=x", OUTPUT_OPTIONS), Some((0, false)));
+    assert_eq!(option_at("-o", OUTPUT_OPTIONS), Some((1, true)));
+    assert_eq!(option_at("--emitter", OUTPUT_OPTIONS), None);
+}
