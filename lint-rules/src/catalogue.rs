@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use crate::rules::{self, Check};
+
 /// How seriously a finding is taken: errors make `lint-rules check` exit 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Level {
@@ -59,6 +61,9 @@ pub struct Rule {
     /// The clippy lints that cover the same ground on built crates (both run; the merged
     /// report keeps one finding per place).
     pub clippy: &'static [&'static str],
+    /// Where the rule looks: its functions that [`rules::lint_source`](crate::rules::lint_source)
+    /// calls as it walks a file.
+    pub(crate) check: Check,
 }
 
 const GUIDELINES: &str = "Documentation/rust/coding-guidelines.rst";
@@ -74,6 +79,7 @@ pub static RULES: &[Rule] = &[
         bad: "//! A driver.\n",
         default_level: Level::Error,
         clippy: &[],
+        check: Check { file: Some(rules::spdx_file), ..Check::NONE },
     },
     Rule {
         id: "module-docs",
@@ -84,6 +90,7 @@ pub static RULES: &[Rule] = &[
         bad: "// SPDX-License-Identifier: GPL-2.0\n\nfn f() {}\n",
         default_level: Level::Warning,
         clippy: &[],
+        check: Check { file: Some(rules::module_docs_file), ..Check::NONE },
     },
     Rule {
         id: "safety-comment",
@@ -95,6 +102,11 @@ pub static RULES: &[Rule] = &[
         bad: "fn f(p: *const u8) -> u8 {\n    unsafe { *p }\n}\n",
         default_level: Level::Error,
         clippy: &["clippy::undocumented_unsafe_blocks"],
+        check: Check {
+            token: Some(rules::safety_comment_token),
+            doc: Some(rules::safety_comment_doc),
+            ..Check::NONE
+        },
     },
     Rule {
         id: "safety-todo",
@@ -106,6 +118,11 @@ pub static RULES: &[Rule] = &[
         bad: "// SAFETY: TODO.\nunsafe { drop(Box::from_raw(ptr)) };\n",
         default_level: Level::Warning,
         clippy: &[],
+        check: Check {
+            token: Some(rules::safety_todo_token),
+            doc: Some(rules::safety_todo_doc),
+            ..Check::NONE
+        },
     },
     Rule {
         id: "safety-section",
@@ -117,6 +134,7 @@ pub static RULES: &[Rule] = &[
         bad: "/// Reads the value.\npub unsafe fn read(p: *const u8) -> u8 {\n    // SAFETY: By the safety requirements.\n    unsafe { *p }\n}\n",
         default_level: Level::Error,
         clippy: &["clippy::missing_safety_doc"],
+        check: Check { node: Some(rules::safety_section_node), ..Check::NONE },
     },
     Rule {
         id: "invariant-comment",
@@ -129,6 +147,7 @@ pub static RULES: &[Rule] = &[
         bad: "/// A non-zero count.\n///\n/// # Invariants\n///\n/// `n` is not zero.\npub struct Count { n: u32 }\n\nimpl Count {\n    fn one() -> Self {\n        Self { n: 1 }\n    }\n}\n",
         default_level: Level::Warning,
         clippy: &[],
+        check: Check { file: Some(rules::invariant_comment_file), ..Check::NONE },
     },
     Rule {
         id: "srctree-links",
@@ -141,6 +160,7 @@ pub static RULES: &[Rule] = &[
         bad: "//! C header: `include/linux/printk.h`\n",
         default_level: Level::Warning,
         clippy: &[],
+        check: Check { doc: Some(rules::srctree_links_doc), ..Check::NONE },
     },
     Rule {
         id: "doc-first-sentence",
@@ -152,6 +172,7 @@ pub static RULES: &[Rule] = &[
         bad: "/// Returns the length. The length is in bytes.\npub fn len() -> usize { 0 }\n",
         default_level: Level::Warning,
         clippy: &[],
+        check: Check { doc: Some(rules::doc_first_sentence_doc), ..Check::NONE },
     },
     Rule {
         id: "vertical-imports",
@@ -164,6 +185,7 @@ pub static RULES: &[Rule] = &[
         bad: "use kernel::{prelude::*, sync::Arc};\n",
         default_level: Level::Allow,
         clippy: &[],
+        check: Check { node: Some(rules::vertical_imports_node), ..Check::NONE },
     },
     Rule {
         id: "no-panic",
@@ -181,6 +203,7 @@ pub static RULES: &[Rule] = &[
             "clippy::expect_used",
             "clippy::panic",
         ],
+        check: Check { token: Some(rules::no_panic_token), ..Check::NONE },
     },
     Rule {
         id: "panics-section",
@@ -192,6 +215,7 @@ pub static RULES: &[Rule] = &[
         bad: "/// Returns the first element.\npub fn first(v: &[u32]) -> u32 {\n    assert!(!v.is_empty());\n    v[0]\n}\n",
         default_level: Level::Warning,
         clippy: &["clippy::missing_panics_doc"],
+        check: Check { node: Some(rules::panics_section_node), ..Check::NONE },
     },
     Rule {
         id: "infallible-alloc",
@@ -205,6 +229,7 @@ pub static RULES: &[Rule] = &[
         bad: "let b = Box::new(42);\nlet mut v = Vec::new();\nv.push(1);\n",
         default_level: Level::Error,
         clippy: &[],
+        check: Check { node: Some(rules::infallible_alloc_node), ..Check::NONE },
     },
     Rule {
         id: "no-float",
@@ -217,6 +242,7 @@ pub static RULES: &[Rule] = &[
         bad: "let percent = used as f64 / total as f64 * 100.0;\n",
         default_level: Level::Error,
         clippy: &["clippy::float_arithmetic"],
+        check: Check { token: Some(rules::no_float_token), ..Check::NONE },
     },
     Rule {
         id: "leaf-bindings",
@@ -229,6 +255,7 @@ pub static RULES: &[Rule] = &[
         bad: "let r = unsafe { kernel::bindings::mutex_lock(m) };\n",
         default_level: Level::Error,
         clippy: &[],
+        check: Check { file: Some(rules::leaf_bindings_file), ..Check::NONE },
     },
     Rule {
         id: "expect-over-allow",
@@ -245,6 +272,7 @@ pub static RULES: &[Rule] = &[
         bad: "#[allow(dead_code)]\nfn helper() {}\n",
         default_level: Level::Allow,
         clippy: &["clippy::allow_attributes"],
+        check: Check { node: Some(rules::expect_over_allow_node), ..Check::NONE },
     },
     Rule {
         id: "core-ffi-types",
@@ -257,6 +285,7 @@ pub static RULES: &[Rule] = &[
         bad: "use core::ffi::c_int;\n",
         default_level: Level::Error,
         clippy: &[],
+        check: Check { token: Some(rules::core_ffi_types_token), ..Check::NONE },
     },
     Rule {
         id: "bad-suppression",
@@ -267,6 +296,7 @@ pub static RULES: &[Rule] = &[
         bad: "// lint-allow(no-panic)\nlet x = t.first().unwrap();\n",
         default_level: Level::Error,
         clippy: &[],
+        check: Check::NONE,
     },
     Rule {
         id: "unused-suppression",
@@ -277,6 +307,7 @@ pub static RULES: &[Rule] = &[
         bad: "// lint-allow(no-panic): was needed once.\nlet x = 1;\n",
         default_level: Level::Warning,
         clippy: &[],
+        check: Check::NONE,
     },
 ];
 

@@ -1,22 +1,26 @@
 //! The rules, run on rust-analyzer's lossless syntax tree (comments included). Pure: text in,
 //! findings and suppressions out.
 //!
-//! Code inside macro invocations and `macro_rules!` bodies is only a token tree to the parser;
-//! the rules that matter there (`// SAFETY:`, panics, `bindings`, `core::ffi`) work on tokens
-//! so that they see it too.
+//! [`lint_source`] parses a file and walks it once: each rule of the catalogue says, with its
+//! [`Check`], which of its functions to call on the whole file, at every token, at every run of
+//! doc comments and at every node. Code inside macro invocations and `macro_rules!` bodies is
+//! only a token tree to the parser; the rules that matter there (`// SAFETY:`, panics,
+//! `bindings`, `core::ffi`) work on tokens so that they see it too.
+
+use std::ops::Range;
 
 use ra_ap_syntax::ast::{self, AstNode, AstToken, HasArgList, HasAttrs, HasName, HasVisibility};
 use ra_ap_syntax::{Edition, SourceFile, SyntaxKind, SyntaxNode, SyntaxToken, T};
 
-use crate::catalogue::Level;
+use crate::catalogue::{Level, RULES};
 use crate::finding::{Finding, LineIndex, Origin};
 use crate::suppress::{self, Suppression};
 
 mod util;
 
 use util::{
-    attr_parts, const_by_ancestors, has_attr_named, has_section, in_const, in_macro_rules_matcher,
-    in_pub_trait, in_test, in_token_tree, is_safety_comment, is_trait_impl_item, is_trivia,
+    attr_parts, const_by_ancestors, fenced, has_attr_named, has_section, in_const,
+    in_macro_rules_matcher, in_test, in_token_tree, is_public_fn, is_safety_comment, is_trivia,
     item_docs, next_code, panicking, prev_code, statement_comments,
 };
 
@@ -86,53 +90,96 @@ pub struct FileReport {
 }
 
 /// Lints one file.
-pub fn lint_source(cx: &FileContext, text: &str) -> FileReport {
+pub fn lint_source(file: &FileContext, text: &str) -> FileReport {
     let parse = SourceFile::parse(text, Edition::Edition2021);
     let index = LineIndex::new(text);
-    let mut out = Out { cx, index: &index, findings: Vec::new(), local_bindings: false };
     let errors = parse.errors();
     if !errors.is_empty() {
-        for e in errors.iter().take(5) {
-            let r = e.range();
-            out.push_range(
-                "parse-error",
-                Level::Error,
-                usize::from(r.start()),
-                usize::from(r.end()),
-                format!("the file does not parse: {e}; its other rules were not checked"),
-                None,
-            );
-        }
-        return FileReport { findings: out.findings, suppressions: Vec::new(), parse_failed: true };
+        let findings = errors
+            .iter()
+            .take(5)
+            .map(|e| {
+                let r = e.range();
+                finding(
+                    file,
+                    &index,
+                    "parse-error",
+                    Level::Error,
+                    usize::from(r.start())..usize::from(r.end()),
+                    format!("the file does not parse: {e}; its other rules were not checked"),
+                    None,
+                )
+            })
+            .collect();
+        return FileReport { findings, suppressions: Vec::new(), parse_failed: true };
     }
-    let file = parse.tree();
-    let root = file.syntax().clone();
+    let root = parse.tree().syntax().clone();
     let tokens: Vec<SyntaxToken> =
         root.descendants_with_tokens().filter_map(|e| e.into_token()).collect();
-    out.local_bindings = binds_bindings_locally(&root);
-
-    spdx(&mut out, text);
-    module_docs(&mut out, &root);
-    for (i, token) in tokens.iter().enumerate() {
-        token_rules(&mut out, &tokens, i, token);
-    }
-    doc_blocks(&mut out, &tokens);
-    for node in root.descendants() {
-        node_rules(&mut out, &node);
-    }
-    invariants(&mut out, &root);
+    let mut cx =
+        Cx { file, text, root: &root, tokens: &tokens, index: &index, findings: Vec::new() };
+    walk(&mut cx);
+    let mut findings = cx.findings;
     // The kernel's own `#[allow(clippy::x)]`/`#[expect(clippy::x)]` covers our counterpart of x.
-    out.findings.retain(|f| {
+    findings.retain(|f| {
         let Some(lints) = crate::catalogue::rule(&f.rule).map(|r| r.clippy) else { return true };
         let offset = ra_ap_syntax::TextSize::from(f.span.start.min(text.len()) as u32);
         let token = root.token_at_offset(offset).right_biased();
         let node = token.and_then(|t| t.parent());
         !lints.iter().any(|lint| node.as_ref().is_some_and(|n| clippy_lint_allowed(n, lint)))
     });
-    out.findings.sort_by(|a, b| (a.span.start, &a.rule).cmp(&(b.span.start, &b.rule)));
-    out.findings.dedup_by(|a, b| a.span.start == b.span.start && a.rule == b.rule);
+    findings.sort_by(|a, b| (a.span.start, &a.rule).cmp(&(b.span.start, &b.rule)));
+    findings.dedup_by(|a, b| a.span.start == b.span.start && a.rule == b.rule);
     let suppressions = suppress::parse(&root, &tokens, &index);
-    FileReport { findings: out.findings, suppressions, parse_failed: false }
+    FileReport { findings, suppressions, parse_failed: false }
+}
+
+/// Where a rule looks: the functions of it that the walk calls, on the whole file first, then
+/// at every token, at every doc block and at every node. Findings are sorted by place and rule
+/// afterwards, so the order of the rules does not matter; of a rule's own findings at one
+/// place, the first it gave is kept.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Check {
+    /// Once per file (a rule about the file as a whole, or one that walks it its own way).
+    pub(crate) file: Option<fn(&mut Cx<'_>)>,
+    /// At every token (`cx.tokens[i]`), in file order, comments included.
+    pub(crate) token: Option<fn(&mut Cx<'_>, usize)>,
+    /// At every run of doc comments of one item (or module), as its lines.
+    pub(crate) doc: Option<fn(&mut Cx<'_>, &[DocLine<'_>])>,
+    /// At every syntax node, in preorder.
+    pub(crate) node: Option<fn(&mut Cx<'_>, &SyntaxNode)>,
+}
+
+impl Check {
+    /// A rule that the walk does not call (the suppression rules, which `suppress` checks).
+    pub(crate) const NONE: Check = Check { file: None, token: None, doc: None, node: None };
+}
+
+/// Calls every rule's checks: on the file, on every token, on every doc block, on every node.
+fn walk(cx: &mut Cx<'_>) {
+    let (root, tokens) = (cx.root, cx.tokens);
+    for check in RULES.iter().filter_map(|r| r.check.file) {
+        check(cx);
+    }
+    let on_token: Vec<_> = RULES.iter().filter_map(|r| r.check.token).collect();
+    for i in 0..tokens.len() {
+        for check in &on_token {
+            check(cx, i);
+        }
+    }
+    let on_doc: Vec<_> = RULES.iter().filter_map(|r| r.check.doc).collect();
+    for block in doc_blocks(tokens) {
+        let lines = block.lines();
+        for check in &on_doc {
+            check(cx, &lines);
+        }
+    }
+    let on_node: Vec<_> = RULES.iter().filter_map(|r| r.check.node).collect();
+    for node in root.descendants() {
+        for check in &on_node {
+            check(cx, &node);
+        }
+    }
 }
 
 /// Of the byte `offsets` in `text`, those where `no-panic` does not apply: host code, tests
@@ -159,77 +206,75 @@ pub fn no_panic_exempt(cx: &FileContext, text: &str, offsets: &[usize]) -> Vec<u
         .collect()
 }
 
-struct Out<'a> {
-    cx: &'a FileContext,
-    index: &'a LineIndex<'a>,
+/// One file being linted, for the rules' checks: what it is, its text, tree and tokens, and the
+/// findings so far.
+pub(crate) struct Cx<'a> {
+    /// The file's name and kind.
+    pub(crate) file: &'a FileContext,
+    /// Its text.
+    pub(crate) text: &'a str,
+    /// Its syntax tree.
+    pub(crate) root: &'a SyntaxNode,
+    /// Its tokens, in order.
+    pub(crate) tokens: &'a [SyntaxToken],
+    /// Its lines.
+    pub(crate) index: &'a LineIndex<'a>,
     findings: Vec<Finding>,
-    /// Whether the file gives the name `bindings` to something of its own (see
-    /// [`binds_bindings_locally`]).
-    local_bindings: bool,
 }
 
-impl Out<'_> {
-    fn push_range(
+impl Cx<'_> {
+    /// Reports `rule` (an id of the catalogue) at the byte range `start..end`, at its default
+    /// level.
+    pub(crate) fn push(
         &mut self,
         rule: &str,
-        level: Level,
         start: usize,
         end: usize,
         message: String,
         help: Option<&str>,
     ) {
-        self.findings.push(Finding {
-            file: self.cx.name.clone(),
-            span: self.index.span(start, end),
-            rule: rule.to_owned(),
-            level,
-            message,
-            help: help.map(str::to_owned),
-            origin: Origin::LintRules,
-        });
-    }
-
-    fn push(&mut self, rule: &str, start: usize, end: usize, message: String, help: Option<&str>) {
         let level = crate::catalogue::rule(rule).map_or(Level::Error, |r| r.default_level);
-        self.push_range(rule, level, start, end, message, help);
+        let f = finding(self.file, self.index, rule, level, start..end, message, help);
+        self.findings.push(f);
     }
 
-    fn push_token(&mut self, rule: &str, token: &SyntaxToken, message: String, help: Option<&str>) {
+    /// Reports `rule` at a token.
+    pub(crate) fn push_token(
+        &mut self,
+        rule: &str,
+        token: &SyntaxToken,
+        message: String,
+        help: Option<&str>,
+    ) {
         let r = token.text_range();
         self.push(rule, r.start().into(), r.end().into(), message, help);
     }
 
-    fn kernel_code(&self) -> bool {
-        self.cx.kind != FileKind::Host
+    /// Whether the file runs in the kernel (not host code), where the code rules apply.
+    pub(crate) fn kernel_code(&self) -> bool {
+        self.file.kind != FileKind::Host
     }
 }
 
-fn plain_comment_text(t: &SyntaxToken) -> &str {
-    let text = t.text();
-    text.trim_start_matches('/').trim_start_matches('*').trim_start()
-}
-
-/// A doc comment whose text starts with `SAFETY:` (`/// SAFETY: ...` before an `unsafe impl`).
-fn is_doc_safety_comment(t: &SyntaxToken) -> bool {
-    ast::Comment::cast(t.clone()).is_some_and(|c| {
-        c.is_outer()
-            && c.doc_comment().is_some_and(|(text, _)| text.trim_start().starts_with("SAFETY:"))
-    })
-}
-
-fn is_safety_todo(t: &SyntaxToken) -> bool {
-    t.text().lines().any(|l| {
-        let l = l.trim_start().trim_start_matches('/').trim_start_matches('*').trim_start();
-        l.strip_prefix("SAFETY:").is_some_and(is_todo)
-    })
-}
-
-/// Whether the text after `SAFETY:` is a TODO placeholder.
-fn is_todo(rest: &str) -> bool {
-    let rest = rest.trim_start();
-    // `get`, not `[..4]`: the text may go on with a multi-byte character (`// SAFETY: 指针`).
-    rest.get(..4).is_some_and(|head| head.eq_ignore_ascii_case("todo"))
-        && !rest[4..].starts_with(|c: char| c.is_alphanumeric())
+/// A finding of ours in `file` at the byte range `at`.
+fn finding(
+    file: &FileContext,
+    index: &LineIndex<'_>,
+    rule: &str,
+    level: Level,
+    at: Range<usize>,
+    message: String,
+    help: Option<&str>,
+) -> Finding {
+    Finding {
+        file: file.name.clone(),
+        span: index.span(at.start, at.end),
+        rule: rule.to_owned(),
+        level,
+        message,
+        help: help.map(str::to_owned),
+        origin: Origin::LintRules,
+    }
 }
 
 /// Whether the item around `node` says (with `#[allow]` or `#[expect]`) that it breaks the
@@ -244,233 +289,17 @@ fn clippy_lint_allowed(node: &SyntaxNode, lint: &str) -> bool {
     })
 }
 
-// ---------------------------------------------------------------------------------------------
-// File rules.
-
-fn spdx(out: &mut Out<'_>, text: &str) {
-    let first = text.lines().next().unwrap_or("");
-    if !first.trim_start().starts_with("// SPDX-License-Identifier:") {
-        out.push(
-            "spdx",
-            0,
-            first.len(),
-            "the first line is not an SPDX license identifier".to_owned(),
-            Some("start the file with `// SPDX-License-Identifier: GPL-2.0` (or its license)"),
-        );
-    }
-}
-
-fn module_docs(out: &mut Out<'_>, root: &SyntaxNode) {
-    let has_docs = root.children_with_tokens().any(|e| {
-        e.as_token().and_then(|t| ast::Comment::cast(t.clone())).is_some_and(|c| c.is_inner())
-    }) || ast::SourceFile::cast(root.clone()).is_some_and(|f| {
-        f.attrs().any(|a| a.excl_token().is_some() && a.simple_name().as_deref() == Some("doc"))
-    });
-    if !has_docs {
-        out.push(
-            "module-docs",
-            0,
-            0,
-            "the file has no `//!` documentation".to_owned(),
-            Some("say what the module (or crate) is for in a `//!` comment after the SPDX line"),
-        );
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Token rules.
-
-const MAPPED_C_TYPES: &[&str] = &[
-    "c_char",
-    "c_schar",
-    "c_uchar",
-    "c_short",
-    "c_ushort",
-    "c_int",
-    "c_uint",
-    "c_long",
-    "c_ulong",
-    "c_longlong",
-    "c_ulonglong",
-];
-
-fn token_rules(out: &mut Out<'_>, tokens: &[SyntaxToken], i: usize, t: &SyntaxToken) {
-    match t.kind() {
-        T![unsafe] => {
-            let next = next_code(tokens, i).map(|n| n.kind());
-            if !matches!(next, Some(T!['{'] | T![impl])) {
-                return;
-            }
-            // `$unsafe` is a macro's metavariable, and a matcher is a pattern: neither is code.
-            if prev_code(tokens, i).is_some_and(|(_, p)| p.kind() == T![$])
-                || in_macro_rules_matcher(t)
-            {
-                return;
-            }
-            let comments = statement_comments(tokens, i);
-            let is_impl = next == Some(T![impl]);
-            let what = if is_impl { "`unsafe impl`" } else { "`unsafe` block" };
-            // An `unsafe impl` may carry its justification as documentation (`/// SAFETY:`),
-            // which clippy's `undocumented_unsafe_blocks` accepts too.
-            let justified =
-                |c: &&SyntaxToken| is_safety_comment(c) || is_impl && is_doc_safety_comment(c);
-            if !comments.iter().any(justified) {
-                out.push_token(
-                    "safety-comment",
-                    t,
-                    format!("{what} without a preceding `// SAFETY:` comment"),
-                    Some("say why it is sound in a `// SAFETY:` comment just before it"),
-                );
-            }
-        }
-        SyntaxKind::COMMENT if is_safety_comment(t) && is_safety_todo(t) => {
-            out.push_token(
-                "safety-todo",
-                t,
-                "`// SAFETY: TODO` placeholder instead of a justification".to_owned(),
-                Some("write why the `unsafe` code is sound"),
-            );
-        }
-        SyntaxKind::FLOAT_NUMBER if out.kernel_code() => {
-            out.push_token("no-float", t, format!("floating-point literal `{}`", t.text()), None);
-        }
-        SyntaxKind::INT_NUMBER if out.kernel_code() => {
-            let s = t.text();
-            if !s.starts_with("0x") && (s.ends_with("f32") || s.ends_with("f64")) {
-                out.push_token("no-float", t, format!("floating-point literal `{s}`"), None);
-            }
-        }
-        SyntaxKind::IDENT => ident_rules(out, tokens, i, t),
-        _ => {}
-    }
-}
-
-fn ident_rules(out: &mut Out<'_>, tokens: &[SyntaxToken], i: usize, t: &SyntaxToken) {
-    let text = t.text();
-    if out.kernel_code()
-        && (text == "f32" || text == "f64")
-        && !in_token_tree(t)
-        && !impl_self_type(t)
-    {
-        out.push_token("no-float", t, format!("floating-point type `{text}`"), None);
-    }
-    if out.kernel_code()
-        && let Some(what) = panicking(tokens, i, false)
-        && !t.parent().is_some_and(|p| in_test(&p))
-        && !in_const(tokens, i)
-        && !in_macro_rules_matcher(t)
-    {
-        out.push_token(
-            "no-panic",
-            t,
-            format!("`{what}` in kernel code"),
-            Some("return an error instead (`?`, `ok_or(EINVAL)?`); a panic takes the kernel down"),
-        );
-    }
-    if out.cx.kind == FileKind::Leaf && text == "bindings" {
-        let prev = prev_code(tokens, i);
-        let next = next_code(tokens, i).map(|n| n.kind());
-        let via_kernel = prev.is_some_and(|(j, p)| {
-            p.kind() == T![::] && prev_code(tokens, j).is_some_and(|(_, k)| k.text() == "kernel")
-        });
-        // A bare `bindings::` names the kernel's crate, unless the file gives the name to a
-        // module of its own (nova-core's `use r570_144 as bindings;`, firmware ABI types).
-        let bare = prev.is_none_or(|(_, p)| p.kind() != T![::] && p.kind() != T![.])
-            && next == Some(T![::])
-            && !out.local_bindings;
-        let in_use_list = prev.is_some_and(|(_, p)| matches!(p.kind(), T!['{'] | T![,]))
-            && t.parent_ancestors().any(|n| n.kind() == SyntaxKind::USE);
-        if via_kernel || bare || in_use_list {
-            out.push_token(
-                "leaf-bindings",
-                t,
-                "a leaf module uses the C `bindings` directly".to_owned(),
-                Some("use (or add) a safe abstraction in the `kernel` crate"),
-            );
-        }
-    }
-    if out.kernel_code() && !out.cx.is_ffi_crate && text == "ffi" {
-        let prev = prev_code(tokens, i);
-        let from_core = prev.is_some_and(|(j, p)| {
-            p.kind() == T![::] && prev_code(tokens, j).is_some_and(|(_, k)| k.text() == "core")
-        });
-        if from_core && next_code(tokens, i).map(|n| n.kind()) == Some(T![::]) {
-            // `core::ffi::c_int` or `core::ffi::{c_int, c_void}`.
-            let rest: Vec<&SyntaxToken> =
-                tokens[i + 1..].iter().filter(|t| !is_trivia(t)).take(64).collect();
-            let names: Vec<&str> = match rest.get(1).map(|t| t.kind()) {
-                Some(T!['{']) => {
-                    rest[2..].iter().take_while(|t| t.kind() != T!['}']).map(|t| t.text()).collect()
-                }
-                _ => rest.get(1).map(|t| t.text()).into_iter().collect(),
-            };
-            let mapped: Vec<&str> =
-                names.into_iter().filter(|n| MAPPED_C_TYPES.contains(n)).collect();
-            if !mapped.is_empty() {
-                out.push_token(
-                    "core-ffi-types",
-                    t,
-                    format!(
-                        "C type{} `{}` taken from `core::ffi`, not the kernel's `ffi` crate",
-                        if mapped.len() > 1 { "s" } else { "" },
-                        mapped.join("`, `")
-                    ),
-                    Some("use `kernel::ffi` (or `crate::ffi` in the kernel crate): the kernel maps some C types differently"),
-                );
-            }
-        }
-    }
-}
-
-/// Whether the file gives the name `bindings` to something other than the kernel's crate:
-/// `mod bindings`, `use x as bindings`, or `use super::bindings` (a path not from `kernel`).
-fn binds_bindings_locally(root: &SyntaxNode) -> bool {
-    root.descendants().any(|n| {
-        if let Some(m) = ast::Module::cast(n.clone()) {
-            return m.name().is_some_and(|name| name.text() == "bindings");
-        }
-        let Some(tree) = ast::UseTree::cast(n) else { return false };
-        // The whole path, from the outermost tree of the `use` down to this one.
-        let mut segments: Vec<String> = Vec::new();
-        for t in tree.syntax().ancestors().filter_map(ast::UseTree::cast) {
-            if let Some(p) = t.path() {
-                let mut own: Vec<String> = p.segments().map(|s| s.to_string()).collect();
-                own.extend(segments);
-                segments = own;
-            }
-        }
-        let name = match tree.rename() {
-            Some(r) => r.name().map(|n| n.text().to_string()),
-            None if tree.use_tree_list().is_none() && tree.star_token().is_none() => {
-                segments.last().cloned()
-            }
-            None => None,
-        };
-        let from_kernel = segments.first().is_some_and(|s| s == "kernel")
-            && segments.last().is_some_and(|s| s == "bindings");
-        name.as_deref() == Some("bindings") && !from_kernel
-    })
-}
-
-/// Whether a token is in the self type of an `impl` (`unsafe impl Zeroable for f32 {}`):
-/// implementing a trait for a float type does not use floating point.
-fn impl_self_type(t: &SyntaxToken) -> bool {
-    t.parent_ancestors()
-        .find_map(ast::Impl::cast)
-        .and_then(|i| i.self_ty())
-        .is_some_and(|ty| ty.syntax().text_range().contains_range(t.text_range()))
-}
-
-// ---------------------------------------------------------------------------------------------
-// Documentation rules.
+/// A line of a doc block, without its `///` or `//!` (and one space after it), and the comment
+/// it is in.
+pub(crate) type DocLine<'t> = (String, &'t SyntaxToken);
 
 /// A run of doc comments of one item (or module), with their text stripped of the prefix.
 struct DocBlock<'t> {
     tokens: Vec<&'t SyntaxToken>,
 }
 
-impl DocBlock<'_> {
-    fn lines(&self) -> Vec<(String, &SyntaxToken)> {
+impl<'t> DocBlock<'t> {
+    fn lines(&self) -> Vec<DocLine<'t>> {
         let mut lines = Vec::new();
         for t in &self.tokens {
             let c = ast::Comment::cast((*t).clone()).expect("doc comments only");
@@ -486,7 +315,9 @@ impl DocBlock<'_> {
     }
 }
 
-fn doc_blocks(out: &mut Out<'_>, tokens: &[SyntaxToken]) {
+/// The doc blocks of a file: runs of outer (`///`) or inner (`//!`) doc comments with only
+/// whitespace between them.
+fn doc_blocks(tokens: &[SyntaxToken]) -> Vec<DocBlock<'_>> {
     let mut blocks: Vec<DocBlock<'_>> = Vec::new();
     let mut current: Option<(bool, DocBlock<'_>)> = None;
     for t in tokens {
@@ -510,11 +341,106 @@ fn doc_blocks(out: &mut Out<'_>, tokens: &[SyntaxToken]) {
     if let Some((_, b)) = current.take() {
         blocks.push(b);
     }
-    for block in &blocks {
-        let lines = block.lines();
-        srctree_links(out, &lines);
-        first_sentence(out, &lines);
-        doctests(out, &lines);
+    blocks
+}
+
+// ---------------------------------------------------------------------------------------------
+// spdx
+
+pub(crate) fn spdx_file(cx: &mut Cx<'_>) {
+    let first = cx.text.lines().next().unwrap_or("");
+    if !first.trim_start().starts_with("// SPDX-License-Identifier:") {
+        cx.push(
+            "spdx",
+            0,
+            first.len(),
+            "the first line is not an SPDX license identifier".to_owned(),
+            Some("start the file with `// SPDX-License-Identifier: GPL-2.0` (or its license)"),
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// module-docs
+
+pub(crate) fn module_docs_file(cx: &mut Cx<'_>) {
+    let root = cx.root;
+    let has_docs = root.children_with_tokens().any(|e| {
+        e.as_token().and_then(|t| ast::Comment::cast(t.clone())).is_some_and(|c| c.is_inner())
+    }) || ast::SourceFile::cast(root.clone()).is_some_and(|f| {
+        f.attrs().any(|a| a.excl_token().is_some() && a.simple_name().as_deref() == Some("doc"))
+    });
+    if !has_docs {
+        cx.push(
+            "module-docs",
+            0,
+            0,
+            "the file has no `//!` documentation".to_owned(),
+            Some("say what the module (or crate) is for in a `//!` comment after the SPDX line"),
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// safety-comment
+
+pub(crate) fn safety_comment_token(cx: &mut Cx<'_>, i: usize) {
+    let tokens = cx.tokens;
+    let t = &tokens[i];
+    if t.kind() != T![unsafe] {
+        return;
+    }
+    let next = next_code(tokens, i).map(|n| n.kind());
+    if !matches!(next, Some(T!['{'] | T![impl])) {
+        return;
+    }
+    // `$unsafe` is a macro's metavariable, and a matcher is a pattern: neither is code.
+    if prev_code(tokens, i).is_some_and(|(_, p)| p.kind() == T![$]) || in_macro_rules_matcher(t) {
+        return;
+    }
+    let comments = statement_comments(tokens, i);
+    let is_impl = next == Some(T![impl]);
+    let what = if is_impl { "`unsafe impl`" } else { "`unsafe` block" };
+    // An `unsafe impl` may carry its justification as documentation (`/// SAFETY:`),
+    // which clippy's `undocumented_unsafe_blocks` accepts too.
+    let justified = |c: &&SyntaxToken| is_safety_comment(c) || is_impl && is_doc_safety_comment(c);
+    if !comments.iter().any(justified) {
+        cx.push_token(
+            "safety-comment",
+            t,
+            format!("{what} without a preceding `// SAFETY:` comment"),
+            Some("say why it is sound in a `// SAFETY:` comment just before it"),
+        );
+    }
+}
+
+/// A doc comment whose text starts with `SAFETY:` (`/// SAFETY: ...` before an `unsafe impl`).
+fn is_doc_safety_comment(t: &SyntaxToken) -> bool {
+    ast::Comment::cast(t.clone()).is_some_and(|c| {
+        c.is_outer()
+            && c.doc_comment().is_some_and(|(text, _)| text.trim_start().starts_with("SAFETY:"))
+    })
+}
+
+/// The `unsafe` rule in doctests: each built code block, with rustdoc's hidden `# ` lines
+/// shown, is parsed as a function body and checked like code (doctests are kernel code: they
+/// run as KUnit tests, and readers copy them).
+pub(crate) fn safety_comment_doc(cx: &mut Cx<'_>, lines: &[DocLine<'_>]) {
+    let mut k = 0;
+    while k < lines.len() {
+        let fence = lines[k].0.trim_start();
+        let Some(info) = fence.strip_prefix("```") else {
+            k += 1;
+            continue;
+        };
+        let end = lines[k + 1..]
+            .iter()
+            .position(|(l, _)| l.trim_start().starts_with("```"))
+            .map_or(lines.len(), |e| k + 1 + e);
+        if is_built_doctest(info) {
+            doctest(cx, &lines[k + 1..end]);
+        }
+        k = end + 1;
     }
 }
 
@@ -528,29 +454,7 @@ fn is_built_doctest(info: &str) -> bool {
         .all(|w| matches!(w, "rust" | "no_run" | "should_panic") || w.starts_with("edition"))
 }
 
-/// The `unsafe` rule in doctests: each built code block, with rustdoc's hidden `# ` lines
-/// shown, is parsed as a function body and checked like code (doctests are kernel code: they
-/// run as KUnit tests, and readers copy them).
-fn doctests(out: &mut Out<'_>, lines: &[(String, &SyntaxToken)]) {
-    let mut k = 0;
-    while k < lines.len() {
-        let fence = lines[k].0.trim_start();
-        let Some(info) = fence.strip_prefix("```") else {
-            k += 1;
-            continue;
-        };
-        let end = lines[k + 1..]
-            .iter()
-            .position(|(l, _)| l.trim_start().starts_with("```"))
-            .map_or(lines.len(), |e| k + 1 + e);
-        if is_built_doctest(info) {
-            doctest(out, &lines[k + 1..end]);
-        }
-        k = end + 1;
-    }
-}
-
-fn doctest(out: &mut Out<'_>, lines: &[(String, &SyntaxToken)]) {
+fn doctest(cx: &mut Cx<'_>, lines: &[DocLine<'_>]) {
     const PRELUDE: &str = "fn __doctest() {\n";
     let code: Vec<&str> = lines
         .iter()
@@ -595,7 +499,7 @@ fn doctest(out: &mut Out<'_>, lines: &[(String, &SyntaxToken)]) {
         let at = src.find(code[line - 2]).map_or(0, |a| a + col);
         let start = usize::from(token.text_range().start()) + at.min(src.len());
         let what = if next == Some(T![impl]) { "`unsafe impl`" } else { "`unsafe` block" };
-        out.push(
+        cx.push(
             "safety-comment",
             start,
             start + "unsafe".len().min(src.len() - at.min(src.len())),
@@ -605,27 +509,192 @@ fn doctest(out: &mut Out<'_>, lines: &[(String, &SyntaxToken)]) {
     }
 }
 
-fn srctree_links(out: &mut Out<'_>, lines: &[(String, &SyntaxToken)]) {
-    let all: String = lines.iter().map(|(l, _)| l.as_str()).collect::<Vec<_>>().join("\n");
-    let mut in_code = false;
-    for (line, token) in lines {
-        if line.trim_start().starts_with("```") {
-            in_code = !in_code;
+// ---------------------------------------------------------------------------------------------
+// safety-todo
+
+pub(crate) fn safety_todo_token(cx: &mut Cx<'_>, i: usize) {
+    let t = &cx.tokens[i];
+    if t.kind() == SyntaxKind::COMMENT && is_safety_comment(t) && is_safety_todo(t) {
+        cx.push_token(
+            "safety-todo",
+            t,
+            "`// SAFETY: TODO` placeholder instead of a justification".to_owned(),
+            Some("write why the `unsafe` code is sound"),
+        );
+    }
+}
+
+/// `// SAFETY: TODO` in a doc block's code (doctests are kernel code too: they run as KUnit
+/// tests).
+pub(crate) fn safety_todo_doc(cx: &mut Cx<'_>, lines: &[DocLine<'_>]) {
+    for (in_code, line, token) in fenced(lines) {
+        if !in_code {
             continue;
         }
-        if in_code {
-            // Doctests are kernel code too (they run as KUnit tests).
-            let code = line.trim_start().trim_start_matches('#').trim_start();
-            if let Some(rest) = code.strip_prefix("// SAFETY:")
-                && is_todo(rest)
-            {
-                out.push_token(
-                    "safety-todo",
-                    token,
-                    "`// SAFETY: TODO` placeholder in a doctest".to_owned(),
-                    Some("write why the `unsafe` code is sound; readers copy examples"),
+        let code = line.trim_start().trim_start_matches('#').trim_start();
+        if let Some(rest) = code.strip_prefix("// SAFETY:")
+            && is_todo(rest)
+        {
+            cx.push_token(
+                "safety-todo",
+                token,
+                "`// SAFETY: TODO` placeholder in a doctest".to_owned(),
+                Some("write why the `unsafe` code is sound; readers copy examples"),
+            );
+        }
+    }
+}
+
+fn is_safety_todo(t: &SyntaxToken) -> bool {
+    t.text().lines().any(|l| {
+        let l = l.trim_start().trim_start_matches('/').trim_start_matches('*').trim_start();
+        l.strip_prefix("SAFETY:").is_some_and(is_todo)
+    })
+}
+
+/// Whether the text after `SAFETY:` is a TODO placeholder.
+fn is_todo(rest: &str) -> bool {
+    let rest = rest.trim_start();
+    // `get`, not `[..4]`: the text may go on with a multi-byte character (`// SAFETY: 指针`).
+    rest.get(..4).is_some_and(|head| head.eq_ignore_ascii_case("todo"))
+        && !rest[4..].starts_with(|c: char| c.is_alphanumeric())
+}
+
+// ---------------------------------------------------------------------------------------------
+// safety-section
+
+pub(crate) fn safety_section_node(cx: &mut Cx<'_>, node: &SyntaxNode) {
+    match node.kind() {
+        SyntaxKind::FN => {
+            let Some(f) = ast::Fn::cast(node.clone()) else { return };
+            if f.unsafe_token().is_none() || !is_public_fn(&f) || in_test(node) {
+                return;
+            }
+            let Some(name) = f.name() else { return };
+            if !has_section(&item_docs(node), "Safety") {
+                let nr = name.syntax().text_range();
+                cx.push(
+                    "safety-section",
+                    nr.start().into(),
+                    nr.end().into(),
+                    format!("public `unsafe fn {}` without a `# Safety` section", name.text()),
+                    Some("document the caller's obligations under `# Safety`"),
                 );
             }
+        }
+        SyntaxKind::TRAIT => {
+            if let Some(t) = ast::Trait::cast(node.clone())
+                && t.unsafe_token().is_some()
+                && t.visibility().is_some()
+                && !has_section(&item_docs(node), "Safety")
+            {
+                let name = t.name().map_or(node.text_range(), |n| n.syntax().text_range());
+                cx.push(
+                    "safety-section",
+                    name.start().into(),
+                    name.end().into(),
+                    format!(
+                        "public `unsafe trait {}` without a `# Safety` section",
+                        t.name().map(|n| n.text().to_string()).unwrap_or_default()
+                    ),
+                    Some("document what implementors must uphold under `# Safety`"),
+                );
+            }
+        }
+        _ => {}
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// invariant-comment
+
+pub(crate) fn invariant_comment_file(cx: &mut Cx<'_>) {
+    if !cx.kernel_code() {
+        return;
+    }
+    let root = cx.root;
+    let mut names: Vec<(String, bool)> = Vec::new();
+    for node in root.descendants() {
+        let (name, tuple) = match node.kind() {
+            SyntaxKind::STRUCT => {
+                let s = ast::Struct::cast(node.clone()).expect("kind checked");
+                let tuple = matches!(s.kind(), ast::StructKind::Tuple(_));
+                (s.name(), tuple)
+            }
+            _ => continue,
+        };
+        if let Some(name) = name
+            && has_section(&item_docs(&node), "Invariants")
+        {
+            names.push((name.text().to_string(), tuple));
+        }
+    }
+    if names.is_empty() {
+        return;
+    }
+    for node in root.descendants() {
+        let (path, is_call) = match node.kind() {
+            SyntaxKind::RECORD_EXPR => {
+                (ast::RecordExpr::cast(node.clone()).and_then(|r| r.path()), false)
+            }
+            SyntaxKind::CALL_EXPR => {
+                let c = ast::CallExpr::cast(node.clone()).expect("kind checked");
+                match c.expr() {
+                    Some(ast::Expr::PathExpr(p)) => (p.path(), true),
+                    _ => continue,
+                }
+            }
+            _ => continue,
+        };
+        let Some(path) = path else { continue };
+        let Some(last) = path.segment().map(|s| s.to_string()) else { continue };
+        let ty = if last == "Self" { impl_self_name(&node) } else { Some(last) };
+        let Some(ty) = ty else { continue };
+        let Some(&(_, tuple)) = names.iter().find(|(n, _)| *n == ty) else { continue };
+        if is_call != tuple || in_test(&node) {
+            continue;
+        }
+        // The `// INVARIANT:` comment may be anywhere before it in the function, or inside it
+        // (before a field).
+        let Some(func) = node.ancestors().find(|n| n.kind() == SyntaxKind::FN) else { continue };
+        let end = node.text_range().end();
+        let commented = func.descendants_with_tokens().filter_map(|e| e.into_token()).any(|t| {
+            t.kind() == SyntaxKind::COMMENT
+                && t.text_range().start() < end
+                && plain_comment_text(&t).contains("INVARIANT")
+        });
+        if !commented {
+            let r = path.syntax().text_range();
+            cx.push(
+                "invariant-comment",
+                r.start().into(),
+                r.end().into(),
+                format!("a `{ty}` (which has `# Invariants`) is built without an `// INVARIANT:` comment"),
+                Some("say why the type's invariants hold in an `// INVARIANT:` comment before it"),
+            );
+        }
+    }
+}
+
+fn impl_self_name(node: &SyntaxNode) -> Option<String> {
+    let imp = node.ancestors().find_map(ast::Impl::cast)?;
+    let ty = imp.self_ty()?;
+    let ast::Type::PathType(p) = ty else { return None };
+    Some(p.path()?.segment()?.name_ref()?.text().to_string())
+}
+
+fn plain_comment_text(t: &SyntaxToken) -> &str {
+    let text = t.text();
+    text.trim_start_matches('/').trim_start_matches('*').trim_start()
+}
+
+// ---------------------------------------------------------------------------------------------
+// srctree-links
+
+pub(crate) fn srctree_links_doc(cx: &mut Cx<'_>, lines: &[DocLine<'_>]) {
+    let all: String = lines.iter().map(|(l, _)| l.as_str()).collect::<Vec<_>>().join("\n");
+    for (in_code, line, token) in fenced(lines) {
+        if in_code {
             continue;
         }
         for path in c_header_paths(line) {
@@ -638,7 +707,7 @@ fn srctree_links(out: &mut Out<'_>, lines: &[(String, &SyntaxToken)]) {
             let r = token.text_range();
             let offset = token.text().find(path.text).unwrap_or(0);
             let start = usize::from(r.start()) + offset;
-            out.push(
+            cx.push(
                 "srctree-links",
                 start,
                 start + path.text.len(),
@@ -678,9 +747,12 @@ fn c_header_paths(line: &str) -> Vec<HeaderPath<'_>> {
     found
 }
 
+// ---------------------------------------------------------------------------------------------
+// doc-first-sentence
+
 const ABBREVIATIONS: &[&str] = &["e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "Mr.", "Dr."];
 
-fn first_sentence(out: &mut Out<'_>, lines: &[(String, &SyntaxToken)]) {
+pub(crate) fn doc_first_sentence_doc(cx: &mut Cx<'_>, lines: &[DocLine<'_>]) {
     let mut para = Vec::new();
     for (line, token) in lines {
         let l = line.trim();
@@ -696,7 +768,7 @@ fn first_sentence(out: &mut Out<'_>, lines: &[(String, &SyntaxToken)]) {
     if sentences > 1 {
         let r = first_token.text_range();
         let end = para.last().map_or(r.end(), |(_, t)| t.text_range().end());
-        out.push(
+        cx.push(
             "doc-first-sentence",
             r.start().into(),
             end.into(),
@@ -764,101 +836,65 @@ fn sentence_ends(text: &str) -> usize {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Node rules.
+// vertical-imports
 
-fn node_rules(out: &mut Out<'_>, node: &SyntaxNode) {
-    match node.kind() {
-        SyntaxKind::FN => {
-            if let Some(f) = ast::Fn::cast(node.clone()) {
-                fn_docs(out, &f);
-            }
-        }
-        SyntaxKind::TRAIT => {
-            if let Some(t) = ast::Trait::cast(node.clone())
-                && t.unsafe_token().is_some()
-                && t.visibility().is_some()
-                && !has_section(&item_docs(node), "Safety")
-            {
-                let name = t.name().map_or(node.text_range(), |n| n.syntax().text_range());
-                out.push(
-                    "safety-section",
-                    name.start().into(),
-                    name.end().into(),
-                    format!(
-                        "public `unsafe trait {}` without a `# Safety` section",
-                        t.name().map(|n| n.text().to_string()).unwrap_or_default()
-                    ),
-                    Some("document what implementors must uphold under `# Safety`"),
-                );
-            }
-        }
-        SyntaxKind::ATTR => {
-            if let Some(a) = ast::Attr::cast(node.clone()) {
-                allow_attr(out, &a);
-            }
-        }
-        // Compile-time code cannot allocate: a `push` there is a const builder's (nova-core's
-        // `ModInfoBuilder::push` in a `const fn`).
-        SyntaxKind::CALL_EXPR | SyntaxKind::METHOD_CALL_EXPR | SyntaxKind::MACRO_CALL
-            if const_by_ancestors(node) == Some(true) => {}
-        SyntaxKind::CALL_EXPR if out.kernel_code() => {
-            if let Some(c) = ast::CallExpr::cast(node.clone()) {
-                alloc_call(out, &c);
-            }
-        }
-        SyntaxKind::METHOD_CALL_EXPR if out.kernel_code() => {
-            if let Some(m) = ast::MethodCallExpr::cast(node.clone()) {
-                alloc_method(out, &m);
-            }
-        }
-        SyntaxKind::MACRO_CALL if out.kernel_code() => {
-            if let Some(m) = ast::MacroCall::cast(node.clone())
-                && let Some(name) = m.path().and_then(|p| p.segment()).map(|s| s.to_string())
-                && (name == "vec" || name == "format")
-            {
-                let r = node.text_range();
-                out.push(
-                    "infallible-alloc",
-                    r.start().into(),
-                    r.end().into(),
-                    format!("`{name}!` allocates infallibly"),
-                    Some(if name == "vec" {
-                        "build a `KVec` with `KVec::with_capacity(n, GFP_KERNEL)?` and `push(x, GFP_KERNEL)?`"
-                    } else {
-                        "use `CString::try_from_fmt(fmt!(...))?`"
-                    }),
-                );
-            }
-        }
-        SyntaxKind::USE_TREE_LIST => {
-            vertical_imports(out, node);
-        }
-        _ => {}
+pub(crate) fn vertical_imports_node(cx: &mut Cx<'_>, node: &SyntaxNode) {
+    let Some(list) = ast::UseTreeList::cast(node.clone()) else { return };
+    let trees: Vec<ast::UseTree> = list.use_trees().collect();
+    if trees.len() < 2 {
+        return;
+    }
+    let lines: Vec<usize> =
+        trees.iter().map(|t| cx.index.line_col(t.syntax().text_range().start().into()).0).collect();
+    let mut sorted = lines.clone();
+    sorted.dedup();
+    if sorted.len() != lines.len() {
+        let r = node.text_range();
+        cx.push(
+            "vertical-imports",
+            r.start().into(),
+            r.end().into(),
+            "several imports on one line".to_owned(),
+            Some("put one import per line, with a `//` after the last to keep rustfmt from joining them"),
+        );
     }
 }
 
-fn fn_docs(out: &mut Out<'_>, f: &ast::Fn) {
-    let node = f.syntax();
-    let public = match in_pub_trait(node) {
-        Some(trait_public) => trait_public,
-        None => f.visibility().is_some() && !is_trait_impl_item(node),
-    };
-    if !public || in_test(node) {
+// ---------------------------------------------------------------------------------------------
+// no-panic
+
+pub(crate) fn no_panic_token(cx: &mut Cx<'_>, i: usize) {
+    let tokens = cx.tokens;
+    let t = &tokens[i];
+    if t.kind() == SyntaxKind::IDENT
+        && cx.kernel_code()
+        && let Some(what) = panicking(tokens, i, false)
+        && !t.parent().is_some_and(|p| in_test(&p))
+        && !in_const(tokens, i)
+        && !in_macro_rules_matcher(t)
+    {
+        cx.push_token(
+            "no-panic",
+            t,
+            format!("`{what}` in kernel code"),
+            Some("return an error instead (`?`, `ok_or(EINVAL)?`); a panic takes the kernel down"),
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// panics-section
+
+pub(crate) fn panics_section_node(cx: &mut Cx<'_>, node: &SyntaxNode) {
+    if node.kind() != SyntaxKind::FN || !cx.kernel_code() {
+        return;
+    }
+    let Some(f) = ast::Fn::cast(node.clone()) else { return };
+    if f.const_token().is_some() || !is_public_fn(&f) || in_test(node) {
         return;
     }
     let Some(name) = f.name() else { return };
-    let nr = name.syntax().text_range();
-    let docs = item_docs(node);
-    if f.unsafe_token().is_some() && !has_section(&docs, "Safety") {
-        out.push(
-            "safety-section",
-            nr.start().into(),
-            nr.end().into(),
-            format!("public `unsafe fn {}` without a `# Safety` section", name.text()),
-            Some("document the caller's obligations under `# Safety`"),
-        );
-    }
-    if !out.kernel_code() || f.const_token().is_some() || has_section(&docs, "Panics") {
+    if has_section(&item_docs(node), "Panics") {
         return;
     }
     let Some(body) = f.body() else { return };
@@ -879,14 +915,15 @@ fn fn_docs(out: &mut Out<'_>, f: &ast::Fn) {
                 .iter()
                 .any(|c| ast::Comment::cast((*c).clone()).is_some_and(|c| !c.is_doc()))
         {
-            out.push(
+            let nr = name.syntax().text_range();
+            cx.push(
                 "panics-section",
                 nr.start().into(),
                 nr.end().into(),
                 format!(
                     "public `fn {}` can panic (`{what}` on line {}) but has no `# Panics` section",
                     name.text(),
-                    out.index.line_col(t.text_range().start().into()).0
+                    cx.index.line_col(t.text_range().start().into()).0
                 ),
                 Some("say when it panics under `# Panics`, or make it fallible"),
             );
@@ -895,27 +932,213 @@ fn fn_docs(out: &mut Out<'_>, f: &ast::Fn) {
     }
 }
 
-/// Whether a non-doc comment sits on the line just before `node` (no blank line between).
-fn comment_just_before(node: &SyntaxNode) -> bool {
-    let mut prev = node.prev_sibling_or_token();
-    if let Some(ws) =
-        prev.as_ref().and_then(|e| e.as_token()).filter(|t| t.kind() == SyntaxKind::WHITESPACE)
+// ---------------------------------------------------------------------------------------------
+// infallible-alloc
+
+const BOX_LIKE: &[&str] = &["Box", "KBox", "VBox", "KVBox", "Arc", "UniqueArc", "Rc"];
+const VEC_LIKE: &[&str] = &["Vec", "KVec", "VVec", "KVVec", "String"];
+
+pub(crate) fn infallible_alloc_node(cx: &mut Cx<'_>, node: &SyntaxNode) {
+    if !cx.kernel_code()
+        || !matches!(
+            node.kind(),
+            SyntaxKind::CALL_EXPR | SyntaxKind::METHOD_CALL_EXPR | SyntaxKind::MACRO_CALL
+        )
     {
-        if ws.text().matches('\n').count() > 1 {
-            return false;
-        }
-        prev = ws.prev_sibling_or_token();
+        return;
     }
-    prev.and_then(|e| e.into_token()).and_then(ast::Comment::cast).is_some_and(|c| !c.is_doc())
+    // Compile-time code cannot allocate: a `push` there is a const builder's (nova-core's
+    // `ModInfoBuilder::push` in a `const fn`).
+    if const_by_ancestors(node) == Some(true) {
+        return;
+    }
+    if let Some(c) = ast::CallExpr::cast(node.clone()) {
+        alloc_call(cx, &c);
+    } else if let Some(m) = ast::MethodCallExpr::cast(node.clone()) {
+        alloc_method(cx, &m);
+    } else if let Some(m) = ast::MacroCall::cast(node.clone()) {
+        alloc_macro(cx, &m);
+    }
 }
 
-fn allow_attr(out: &mut Out<'_>, a: &ast::Attr) {
+fn alloc_call(cx: &mut Cx<'_>, c: &ast::CallExpr) {
+    let Some(ast::Expr::PathExpr(p)) = c.expr() else { return };
+    let Some(path) = p.path() else { return };
+    let segs: Vec<String> = path
+        .segments()
+        .map(|s| s.name_ref().map(|n| n.text().to_string()).unwrap_or_default())
+        .collect();
+    let args = c.arg_list().map_or(0, |a| a.args().count());
+    let [.., ty, func] = segs.as_slice() else { return };
+    let infallible = (BOX_LIKE.contains(&ty.as_str())
+        && matches!(func.as_str(), "new" | "pin" | "new_uninit")
+        && args == usize::from(func != "new_uninit"))
+        || (VEC_LIKE.contains(&ty.as_str()) && func == "with_capacity" && args == 1);
+    if infallible {
+        let r = c.syntax().text_range();
+        cx.push(
+            "infallible-alloc",
+            r.start().into(),
+            r.end().into(),
+            format!("`{ty}::{func}` without allocation flags"),
+            Some("pass flags and handle the error: `KBox::new(x, GFP_KERNEL)?`"),
+        );
+    }
+}
+
+fn alloc_method(cx: &mut Cx<'_>, m: &ast::MethodCallExpr) {
+    let Some(name) = m.name_ref() else { return };
+    let args = m.arg_list().map_or(0, |a| a.args().count());
+    let infallible = match name.text().to_string().as_str() {
+        "push" | "extend_from_slice" | "reserve" => args == 1,
+        "to_vec" => args == 0,
+        _ => false,
+    };
+    if infallible {
+        let r = name.syntax().text_range();
+        cx.push(
+            "infallible-alloc",
+            r.start().into(),
+            r.end().into(),
+            format!("`.{}()` without allocation flags", name.text()),
+            Some("the kernel's `KVec` methods take flags and return `Result`: `v.push(x, GFP_KERNEL)?`"),
+        );
+    }
+}
+
+fn alloc_macro(cx: &mut Cx<'_>, m: &ast::MacroCall) {
+    if let Some(name) = m.path().and_then(|p| p.segment()).map(|s| s.to_string())
+        && (name == "vec" || name == "format")
+    {
+        let r = m.syntax().text_range();
+        cx.push(
+            "infallible-alloc",
+            r.start().into(),
+            r.end().into(),
+            format!("`{name}!` allocates infallibly"),
+            Some(if name == "vec" {
+                "build a `KVec` with `KVec::with_capacity(n, GFP_KERNEL)?` and `push(x, GFP_KERNEL)?`"
+            } else {
+                "use `CString::try_from_fmt(fmt!(...))?`"
+            }),
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// no-float
+
+pub(crate) fn no_float_token(cx: &mut Cx<'_>, i: usize) {
+    if !cx.kernel_code() {
+        return;
+    }
+    let t = &cx.tokens[i];
+    let s = t.text();
+    let message = match t.kind() {
+        SyntaxKind::FLOAT_NUMBER => format!("floating-point literal `{s}`"),
+        // `1f32`; `0x1f32` is an integer.
+        SyntaxKind::INT_NUMBER
+            if !s.starts_with("0x") && (s.ends_with("f32") || s.ends_with("f64")) =>
+        {
+            format!("floating-point literal `{s}`")
+        }
+        SyntaxKind::IDENT
+            if (s == "f32" || s == "f64") && !in_token_tree(t) && !impl_self_type(t) =>
+        {
+            format!("floating-point type `{s}`")
+        }
+        _ => return,
+    };
+    cx.push_token("no-float", t, message, None);
+}
+
+/// Whether a token is in the self type of an `impl` (`unsafe impl Zeroable for f32 {}`):
+/// implementing a trait for a float type does not use floating point.
+fn impl_self_type(t: &SyntaxToken) -> bool {
+    t.parent_ancestors()
+        .find_map(ast::Impl::cast)
+        .and_then(|i| i.self_ty())
+        .is_some_and(|ty| ty.syntax().text_range().contains_range(t.text_range()))
+}
+
+// ---------------------------------------------------------------------------------------------
+// leaf-bindings
+
+/// A file check, not a token check: it first looks at the whole file for a `bindings` of the
+/// file's own.
+pub(crate) fn leaf_bindings_file(cx: &mut Cx<'_>) {
+    if cx.file.kind != FileKind::Leaf {
+        return;
+    }
+    let tokens = cx.tokens;
+    let local_bindings = binds_bindings_locally(cx.root);
+    for (i, t) in tokens.iter().enumerate() {
+        if t.kind() != SyntaxKind::IDENT || t.text() != "bindings" {
+            continue;
+        }
+        let prev = prev_code(tokens, i);
+        let next = next_code(tokens, i).map(|n| n.kind());
+        let via_kernel = prev.is_some_and(|(j, p)| {
+            p.kind() == T![::] && prev_code(tokens, j).is_some_and(|(_, k)| k.text() == "kernel")
+        });
+        // A bare `bindings::` names the kernel's crate, unless the file gives the name to a
+        // module of its own (nova-core's `use r570_144 as bindings;`, firmware ABI types).
+        let bare = prev.is_none_or(|(_, p)| p.kind() != T![::] && p.kind() != T![.])
+            && next == Some(T![::])
+            && !local_bindings;
+        let in_use_list = prev.is_some_and(|(_, p)| matches!(p.kind(), T!['{'] | T![,]))
+            && t.parent_ancestors().any(|n| n.kind() == SyntaxKind::USE);
+        if via_kernel || bare || in_use_list {
+            cx.push_token(
+                "leaf-bindings",
+                t,
+                "a leaf module uses the C `bindings` directly".to_owned(),
+                Some("use (or add) a safe abstraction in the `kernel` crate"),
+            );
+        }
+    }
+}
+
+/// Whether the file gives the name `bindings` to something other than the kernel's crate:
+/// `mod bindings`, `use x as bindings`, or `use super::bindings` (a path not from `kernel`).
+fn binds_bindings_locally(root: &SyntaxNode) -> bool {
+    root.descendants().any(|n| {
+        if let Some(m) = ast::Module::cast(n.clone()) {
+            return m.name().is_some_and(|name| name.text() == "bindings");
+        }
+        let Some(tree) = ast::UseTree::cast(n) else { return false };
+        // The whole path, from the outermost tree of the `use` down to this one.
+        let mut segments: Vec<String> = Vec::new();
+        for t in tree.syntax().ancestors().filter_map(ast::UseTree::cast) {
+            if let Some(p) = t.path() {
+                let mut own: Vec<String> = p.segments().map(|s| s.to_string()).collect();
+                own.extend(segments);
+                segments = own;
+            }
+        }
+        let name = match tree.rename() {
+            Some(r) => r.name().map(|n| n.text().to_string()),
+            None if tree.use_tree_list().is_none() && tree.star_token().is_none() => {
+                segments.last().cloned()
+            }
+            None => None,
+        };
+        let from_kernel = segments.first().is_some_and(|s| s == "kernel")
+            && segments.last().is_some_and(|s| s == "bindings");
+        name.as_deref() == Some("bindings") && !from_kernel
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// expect-over-allow
+
+pub(crate) fn expect_over_allow_node(cx: &mut Cx<'_>, node: &SyntaxNode) {
+    let Some(a) = ast::Attr::cast(node.clone()) else { return };
     if a.simple_name().as_deref() != Some("allow")
         || in_token_tree(&a.syntax().first_token().unwrap())
     {
         return;
     }
-    let node = a.syntax();
     // The owner: conditional compilation there makes `allow` the right choice.
     let owner = node.parent();
     let conditional = owner.as_ref().is_some_and(|o| {
@@ -937,7 +1160,7 @@ fn allow_attr(out: &mut Out<'_>, a: &ast::Attr) {
         return;
     }
     let r = node.text_range();
-    out.push(
+    cx.push(
         "expect-over-allow",
         r.start().into(),
         r.end().into(),
@@ -946,153 +1169,75 @@ fn allow_attr(out: &mut Out<'_>, a: &ast::Attr) {
     );
 }
 
-const BOX_LIKE: &[&str] = &["Box", "KBox", "VBox", "KVBox", "Arc", "UniqueArc", "Rc"];
-const VEC_LIKE: &[&str] = &["Vec", "KVec", "VVec", "KVVec", "String"];
-
-fn alloc_call(out: &mut Out<'_>, c: &ast::CallExpr) {
-    let Some(ast::Expr::PathExpr(p)) = c.expr() else { return };
-    let Some(path) = p.path() else { return };
-    let segs: Vec<String> = path
-        .segments()
-        .map(|s| s.name_ref().map(|n| n.text().to_string()).unwrap_or_default())
-        .collect();
-    let args = c.arg_list().map_or(0, |a| a.args().count());
-    let [.., ty, func] = segs.as_slice() else { return };
-    let infallible = (BOX_LIKE.contains(&ty.as_str())
-        && matches!(func.as_str(), "new" | "pin" | "new_uninit")
-        && args == usize::from(func != "new_uninit"))
-        || (VEC_LIKE.contains(&ty.as_str()) && func == "with_capacity" && args == 1);
-    if infallible {
-        let r = c.syntax().text_range();
-        out.push(
-            "infallible-alloc",
-            r.start().into(),
-            r.end().into(),
-            format!("`{ty}::{func}` without allocation flags"),
-            Some("pass flags and handle the error: `KBox::new(x, GFP_KERNEL)?`"),
-        );
+/// Whether a non-doc comment sits on the line just before `node` (no blank line between).
+fn comment_just_before(node: &SyntaxNode) -> bool {
+    let mut prev = node.prev_sibling_or_token();
+    if let Some(ws) =
+        prev.as_ref().and_then(|e| e.as_token()).filter(|t| t.kind() == SyntaxKind::WHITESPACE)
+    {
+        if ws.text().matches('\n').count() > 1 {
+            return false;
+        }
+        prev = ws.prev_sibling_or_token();
     }
-}
-
-fn alloc_method(out: &mut Out<'_>, m: &ast::MethodCallExpr) {
-    let Some(name) = m.name_ref() else { return };
-    let args = m.arg_list().map_or(0, |a| a.args().count());
-    let infallible = match name.text().to_string().as_str() {
-        "push" | "extend_from_slice" | "reserve" => args == 1,
-        "to_vec" => args == 0,
-        _ => false,
-    };
-    if infallible {
-        let r = name.syntax().text_range();
-        out.push(
-            "infallible-alloc",
-            r.start().into(),
-            r.end().into(),
-            format!("`.{}()` without allocation flags", name.text()),
-            Some("the kernel's `KVec` methods take flags and return `Result`: `v.push(x, GFP_KERNEL)?`"),
-        );
-    }
-}
-
-fn vertical_imports(out: &mut Out<'_>, node: &SyntaxNode) {
-    let Some(list) = ast::UseTreeList::cast(node.clone()) else { return };
-    let trees: Vec<ast::UseTree> = list.use_trees().collect();
-    if trees.len() < 2 {
-        return;
-    }
-    let lines: Vec<usize> = trees
-        .iter()
-        .map(|t| out.index.line_col(t.syntax().text_range().start().into()).0)
-        .collect();
-    let mut sorted = lines.clone();
-    sorted.dedup();
-    if sorted.len() != lines.len() {
-        let r = node.text_range();
-        out.push(
-            "vertical-imports",
-            r.start().into(),
-            r.end().into(),
-            "several imports on one line".to_owned(),
-            Some("put one import per line, with a `//` after the last to keep rustfmt from joining them"),
-        );
-    }
+    prev.and_then(|e| e.into_token()).and_then(ast::Comment::cast).is_some_and(|c| !c.is_doc())
 }
 
 // ---------------------------------------------------------------------------------------------
-// Invariants.
+// core-ffi-types
 
-fn invariants(out: &mut Out<'_>, root: &SyntaxNode) {
-    if !out.kernel_code() {
+const MAPPED_C_TYPES: &[&str] = &[
+    "c_char",
+    "c_schar",
+    "c_uchar",
+    "c_short",
+    "c_ushort",
+    "c_int",
+    "c_uint",
+    "c_long",
+    "c_ulong",
+    "c_longlong",
+    "c_ulonglong",
+];
+
+pub(crate) fn core_ffi_types_token(cx: &mut Cx<'_>, i: usize) {
+    let tokens = cx.tokens;
+    let t = &tokens[i];
+    if t.kind() != SyntaxKind::IDENT
+        || !cx.kernel_code()
+        || cx.file.is_ffi_crate
+        || t.text() != "ffi"
+    {
         return;
     }
-    let mut names: Vec<(String, bool)> = Vec::new();
-    for node in root.descendants() {
-        let (name, tuple) = match node.kind() {
-            SyntaxKind::STRUCT => {
-                let s = ast::Struct::cast(node.clone()).expect("kind checked");
-                let tuple = matches!(s.kind(), ast::StructKind::Tuple(_));
-                (s.name(), tuple)
+    let prev = prev_code(tokens, i);
+    let from_core = prev.is_some_and(|(j, p)| {
+        p.kind() == T![::] && prev_code(tokens, j).is_some_and(|(_, k)| k.text() == "core")
+    });
+    if from_core && next_code(tokens, i).map(|n| n.kind()) == Some(T![::]) {
+        // `core::ffi::c_int` or `core::ffi::{c_int, c_void}`.
+        let rest: Vec<&SyntaxToken> =
+            tokens[i + 1..].iter().filter(|t| !is_trivia(t)).take(64).collect();
+        let names: Vec<&str> = match rest.get(1).map(|t| t.kind()) {
+            Some(T!['{']) => {
+                rest[2..].iter().take_while(|t| t.kind() != T!['}']).map(|t| t.text()).collect()
             }
-            _ => continue,
+            _ => rest.get(1).map(|t| t.text()).into_iter().collect(),
         };
-        if let Some(name) = name
-            && has_section(&item_docs(&node), "Invariants")
-        {
-            names.push((name.text().to_string(), tuple));
-        }
-    }
-    if names.is_empty() {
-        return;
-    }
-    for node in root.descendants() {
-        let (path, is_call) = match node.kind() {
-            SyntaxKind::RECORD_EXPR => {
-                (ast::RecordExpr::cast(node.clone()).and_then(|r| r.path()), false)
-            }
-            SyntaxKind::CALL_EXPR => {
-                let c = ast::CallExpr::cast(node.clone()).expect("kind checked");
-                match c.expr() {
-                    Some(ast::Expr::PathExpr(p)) => (p.path(), true),
-                    _ => continue,
-                }
-            }
-            _ => continue,
-        };
-        let Some(path) = path else { continue };
-        let Some(last) = path.segment().map(|s| s.to_string()) else { continue };
-        let ty = if last == "Self" { impl_self_name(&node) } else { Some(last) };
-        let Some(ty) = ty else { continue };
-        let Some(&(_, tuple)) = names.iter().find(|(n, _)| *n == ty) else { continue };
-        if is_call != tuple || in_test(&node) {
-            continue;
-        }
-        // The `// INVARIANT:` comment may be anywhere before it in the function, or inside it
-        // (before a field).
-        let Some(func) = node.ancestors().find(|n| n.kind() == SyntaxKind::FN) else { continue };
-        let end = node.text_range().end();
-        let commented = func.descendants_with_tokens().filter_map(|e| e.into_token()).any(|t| {
-            t.kind() == SyntaxKind::COMMENT
-                && t.text_range().start() < end
-                && plain_comment_text(&t).contains("INVARIANT")
-        });
-        if !commented {
-            let r = path.syntax().text_range();
-            out.push(
-                "invariant-comment",
-                r.start().into(),
-                r.end().into(),
-                format!("a `{ty}` (which has `# Invariants`) is built without an `// INVARIANT:` comment"),
-                Some("say why the type's invariants hold in an `// INVARIANT:` comment before it"),
+        let mapped: Vec<&str> = names.into_iter().filter(|n| MAPPED_C_TYPES.contains(n)).collect();
+        if !mapped.is_empty() {
+            cx.push_token(
+                "core-ffi-types",
+                t,
+                format!(
+                    "C type{} `{}` taken from `core::ffi`, not the kernel's `ffi` crate",
+                    if mapped.len() > 1 { "s" } else { "" },
+                    mapped.join("`, `")
+                ),
+                Some("use `kernel::ffi` (or `crate::ffi` in the kernel crate): the kernel maps some C types differently"),
             );
         }
     }
-}
-
-fn impl_self_name(node: &SyntaxNode) -> Option<String> {
-    let imp = node.ancestors().find_map(ast::Impl::cast)?;
-    let ty = imp.self_ty()?;
-    let ast::Type::PathType(p) = ty else { return None };
-    Some(p.path()?.segment()?.name_ref()?.text().to_string())
 }
 
 #[cfg(test)]

@@ -1,8 +1,11 @@
 //! Helpers the rules share: tokens and trivia, the comments before a statement, test and
-//! compile-time contexts, panicking calls, `macro_rules!` matchers, and items' documentation.
+//! compile-time contexts, panicking calls, `macro_rules!` matchers, public functions, and
+//! documentation.
 
 use ra_ap_syntax::ast::{self, AstNode, AstToken, HasAttrs, HasVisibility};
 use ra_ap_syntax::{SyntaxKind, SyntaxNode, SyntaxToken, T};
+
+use super::DocLine;
 
 pub(crate) fn is_trivia(t: &SyntaxToken) -> bool {
     matches!(t.kind(), SyntaxKind::WHITESPACE | SyntaxKind::COMMENT)
@@ -292,14 +295,39 @@ pub(crate) fn has_section(docs: &str, name: &str) -> bool {
     docs.lines().any(|l| l.trim() == format!("# {name}"))
 }
 
-pub(crate) fn is_trait_impl_item(node: &SyntaxNode) -> bool {
+/// Whether a function is public API, whose documentation the guidelines ask for: `pub` and
+/// not an item of a trait impl (documented by its trait), or an item of a `pub` trait.
+pub(crate) fn is_public_fn(f: &ast::Fn) -> bool {
+    let node = f.syntax();
+    match in_pub_trait(node) {
+        Some(trait_public) => trait_public,
+        None => f.visibility().is_some() && !is_trait_impl_item(node),
+    }
+}
+
+fn is_trait_impl_item(node: &SyntaxNode) -> bool {
     node.parent()
         .and_then(|p| p.parent())
         .and_then(ast::Impl::cast)
         .is_some_and(|i| i.trait_().is_some())
 }
 
-pub(crate) fn in_pub_trait(node: &SyntaxNode) -> Option<bool> {
+fn in_pub_trait(node: &SyntaxNode) -> Option<bool> {
     let t = node.parent().and_then(|p| p.parent()).and_then(ast::Trait::cast)?;
     Some(t.visibility().is_some())
+}
+
+/// The lines of a doc block that are not code fences (```` ``` ````), each with whether it is
+/// inside a fenced block (a doctest, or text in another language).
+pub(crate) fn fenced<'l, 't>(
+    lines: &'l [DocLine<'t>],
+) -> impl Iterator<Item = (bool, &'l str, &'t SyntaxToken)> + 'l {
+    let mut in_code = false;
+    lines.iter().filter_map(move |(line, token)| {
+        if line.trim_start().starts_with("```") {
+            in_code = !in_code;
+            return None;
+        }
+        Some((in_code, line.as_str(), *token))
+    })
 }
