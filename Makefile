@@ -67,6 +67,7 @@ endif
 # patches), or the user's own configured and built tree with KERNEL_SRC= (and KERNEL_OBJ= for an
 # O= build). Everything we make for a tree (out-of-tree modules, boots, docs) goes in its cache.
 ifdef KERNEL_SRC
+KERNEL_SRC_GIVEN := 1
 KERNEL_OBJ ?= $(KERNEL_SRC)
 TREE_CACHE := $(CACHE)/own-tree
 TREE_ARGS = --srctree $(KERNEL_SRC) --objtree $(KERNEL_OBJ)
@@ -180,7 +181,12 @@ STRESS_RUNS ?= 20
 stress: kernel ## Every QEMU test STRESS_RUNS times (default 20) with the cores loaded (KERNEL=)
 	$(TREE_ENV) tools/stress.sh $(STRESS_RUNS) $(CACHE)/logs/stress-$(KERNEL) '$(STRESS_TESTS)'
 
-bench: kernel ## Benchmarks: each tool against its anchor, as ratios in one run
+# The anchors write into the tree they run on (`make rustdoc` its Documentation/output, `make
+# CLIPPY=1` its Rust objects), so the benchmarks run on the demo trees only, never a user's.
+ifneq ($(and $(filter bench,$(MAKECMDGOALS)),$(KERNEL_SRC_GIVEN)),)
+$(error make bench compares with anchors (make rustdoc, make CLIPPY=1) that write into the tree they run on, so it runs on the demo trees only: drop KERNEL_SRC= (KERNEL= picks a demo kernel))
+endif
+bench: kernel ## Benchmarks: each tool against its anchor, as ratios in one run (demo trees only)
 	$(CARGO) build --locked --release -p rust-project-gen -p symbolizer
 	$(TREE_ENV) $(CARGO) bench --locked -p rust-project-gen --bench vs_upstream
 	$(TREE_ENV) $(CARGO) bench --locked -p symbolizer --bench vs_decode_stacktrace
