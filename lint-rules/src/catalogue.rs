@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::rules::{self, Check};
+use crate::rules::{self, Check, safety_comment};
 
 /// How seriously a finding is taken: errors make `lint-rules check` exit 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -92,22 +92,7 @@ pub static RULES: &[Rule] = &[
         clippy: &[],
         check: Check { file: Some(rules::module_docs_file), ..Check::NONE },
     },
-    Rule {
-        id: "safety-comment",
-        summary: "every `unsafe` block and `unsafe impl` is preceded by a `// SAFETY:` comment",
-        rationale: "\"Any `unsafe` block must be preceded by a `// SAFETY:` comment describing why \
-                    the code inside is sound\" (Documentation/rust/coding-guidelines.rst, \
-                    \"Comments\" and \"Code documentation\").",
-        good: "fn f(p: *const u8) -> u8 {\n    // SAFETY: `p` is valid by the function's requirements.\n    unsafe { *p }\n}\n",
-        bad: "fn f(p: *const u8) -> u8 {\n    unsafe { *p }\n}\n",
-        default_level: Level::Error,
-        clippy: &["clippy::undocumented_unsafe_blocks"],
-        check: Check {
-            token: Some(rules::safety_comment_token),
-            doc: Some(rules::safety_comment_doc),
-            ..Check::NONE
-        },
-    },
+    safety_comment::RULE,
     Rule {
         id: "safety-todo",
         summary: "no `// SAFETY: TODO.` placeholders",

@@ -1,21 +1,20 @@
-//! Fixture tests, one per rule: each fixture (`tests/fixtures/<path as in a kernel tree>.rs`,
-//! whose path decides the kind of code) holds positive and negative cases, and its findings,
-//! rendered like rustc, are compared with `tests/golden/<same path>.txt`. Update the golden
-//! files with `UPDATE_EXPECT=1 cargo test -p lint-rules --test rules`.
+//! Fixture tests, one per rule: each fixture holds positive and negative cases, and its
+//! findings, rendered like rustc, are compared with `tests/golden/<path>.txt`, where `<path>` is
+//! the path in a kernel tree that the fixture is linted as (which decides the kind of code). A
+//! rule's own fixture sits beside it (`src/rules/<rule>/fixture.rs`); fixtures about several
+//! rules or none in particular are in `tests/fixtures/`, laid out like a kernel tree. Update the
+//! golden files with `UPDATE_EXPECT=1 cargo test -p lint-rules --test rules`.
 
 use std::collections::BTreeSet;
-use std::path::Path;
 
 use expect_test::expect_file;
 use lint_rules::{Config, FileContext, Level, catalogue, diag};
 
-/// A fixture on disk; one that breaks the repository's own tidy rules (a Rust file without a
-/// `//!` comment) is stored as `<name>.rs.in` and linted as `<name>.rs`.
-fn render(rel: &str) -> (String, Vec<String>) {
-    let on_disk = Path::new("tests/fixtures").join(rel);
-    let text = std::fs::read_to_string(&on_disk)
-        .or_else(|_| std::fs::read_to_string(on_disk.with_extension("rs.in")))
-        .unwrap();
+/// The findings of the fixture `on_disk` (relative to the crate) linted as `rel`. A fixture
+/// that breaks the repository's own tidy rules (a Rust file without a `//!` comment) is stored
+/// as `<name>.rs.in`.
+fn render(on_disk: &str, rel: &str) -> (String, Vec<String>) {
+    let text = std::fs::read_to_string(on_disk).unwrap();
     let mut config = Config::default();
     // The rules that are off by default are switched on in their own fixtures.
     for (id, fixture) in
@@ -32,25 +31,26 @@ fn render(rel: &str) -> (String, Vec<String>) {
     (out, result.findings.iter().map(|f| f.rule.clone()).collect())
 }
 
-fn check(rel: &str) -> Vec<String> {
-    let (out, rules) = render(rel);
+fn check(on_disk: &str, rel: &str) -> Vec<String> {
+    let (out, rules) = render(on_disk, rel);
     expect_file![format!("golden/{}", rel.replace(".rs", ".txt"))].assert_eq(&out);
     rules
 }
 
 macro_rules! fixtures {
-    ($($name:ident: $path:literal,)*) => {
+    ($($name:ident: $on_disk:literal as $path:literal,)*) => {
         $(
             #[test]
             fn $name() {
-                check($path);
+                check($on_disk, $path);
             }
         )*
 
         /// Every rule of the catalogue has a fixture where it fires.
         #[test]
         fn every_rule_fires_in_some_fixture() {
-            let fired: BTreeSet<String> = [$($path),*].iter().flat_map(|p| render(p).1).collect();
+            let fired: BTreeSet<String> =
+                [$(($on_disk, $path)),*].iter().flat_map(|(d, p)| render(d, p).1).collect();
             let missing: Vec<&str> =
                 catalogue::RULES.iter().map(|r| r.id).filter(|id| !fired.contains(*id)).collect();
             assert!(missing.is_empty(), "rules without a positive fixture: {missing:?}");
@@ -59,25 +59,44 @@ macro_rules! fixtures {
 }
 
 fixtures! {
-    safety_comment: "rust/kernel/safety_comment.rs",
-    safety_todo: "rust/kernel/safety_todo.rs",
-    safety_section: "rust/kernel/safety_section.rs",
-    invariant_comment: "rust/kernel/invariant_comment.rs",
-    srctree_links: "rust/kernel/srctree_links.rs",
-    doc_first_sentence: "rust/kernel/doc_first_sentence.rs",
-    vertical_imports: "rust/kernel/vertical_imports.rs",
-    no_panic: "rust/kernel/no_panic.rs",
-    panics_section: "rust/kernel/panics_section.rs",
-    infallible_alloc: "rust/kernel/infallible_alloc.rs",
-    no_float: "rust/kernel/no_float.rs",
-    core_ffi_types: "rust/kernel/core_ffi_types.rs",
-    expect_over_allow: "rust/kernel/expect_over_allow.rs",
-    suppressions: "rust/kernel/suppressions.rs",
-    spdx_and_module_docs: "rust/kernel/missing_spdx_and_docs.rs",
-    parse_error: "rust/kernel/does_not_parse.rs",
-    leaf_bindings: "drivers/misc/leaf_bindings.rs",
-    local_bindings: "drivers/misc/local_bindings.rs",
-    host_code: "rust/macros/host_code.rs",
+    safety_comment:
+        "src/rules/safety_comment/fixture.rs" as "rust/kernel/safety_comment.rs",
+    safety_todo:
+        "tests/fixtures/rust/kernel/safety_todo.rs" as "rust/kernel/safety_todo.rs",
+    safety_section:
+        "tests/fixtures/rust/kernel/safety_section.rs" as "rust/kernel/safety_section.rs",
+    invariant_comment:
+        "tests/fixtures/rust/kernel/invariant_comment.rs" as "rust/kernel/invariant_comment.rs",
+    srctree_links:
+        "tests/fixtures/rust/kernel/srctree_links.rs" as "rust/kernel/srctree_links.rs",
+    doc_first_sentence:
+        "tests/fixtures/rust/kernel/doc_first_sentence.rs" as "rust/kernel/doc_first_sentence.rs",
+    vertical_imports:
+        "tests/fixtures/rust/kernel/vertical_imports.rs" as "rust/kernel/vertical_imports.rs",
+    no_panic:
+        "tests/fixtures/rust/kernel/no_panic.rs" as "rust/kernel/no_panic.rs",
+    panics_section:
+        "tests/fixtures/rust/kernel/panics_section.rs" as "rust/kernel/panics_section.rs",
+    infallible_alloc:
+        "tests/fixtures/rust/kernel/infallible_alloc.rs" as "rust/kernel/infallible_alloc.rs",
+    no_float:
+        "tests/fixtures/rust/kernel/no_float.rs" as "rust/kernel/no_float.rs",
+    core_ffi_types:
+        "tests/fixtures/rust/kernel/core_ffi_types.rs" as "rust/kernel/core_ffi_types.rs",
+    expect_over_allow:
+        "tests/fixtures/rust/kernel/expect_over_allow.rs" as "rust/kernel/expect_over_allow.rs",
+    suppressions:
+        "tests/fixtures/rust/kernel/suppressions.rs" as "rust/kernel/suppressions.rs",
+    spdx_and_module_docs:
+        "tests/fixtures/rust/kernel/missing_spdx_and_docs.rs.in" as "rust/kernel/missing_spdx_and_docs.rs",
+    parse_error:
+        "tests/fixtures/rust/kernel/does_not_parse.rs" as "rust/kernel/does_not_parse.rs",
+    leaf_bindings:
+        "tests/fixtures/drivers/misc/leaf_bindings.rs" as "drivers/misc/leaf_bindings.rs",
+    local_bindings:
+        "tests/fixtures/drivers/misc/local_bindings.rs" as "drivers/misc/local_bindings.rs",
+    host_code:
+        "tests/fixtures/rust/macros/host_code.rs" as "rust/macros/host_code.rs",
 }
 
 /// `lint-rules/RULES.md` is the catalogue's generated documentation.
