@@ -119,113 +119,148 @@ pub fn build_project(
     exists: &dyn Fn(&Path) -> bool,
 ) -> Project {
     let mut project = Project::default();
-    let mut crates = Vec::new();
-    for build in builds {
-        let inv = &build.invocation;
-        // Where kbuild ran rustc, which relative paths start from: the objtree, or since 6.13
-        // an external module's own directory.
-        let rustc_dir = build.working_dir(&layout.objtree);
-        let root = resolve(&rustc_dir, &inv.root);
-        if root.starts_with(&layout.sysroot_src) {
-            // The kernel's own build of `core` (or `alloc`): rust-analyzer's sysroot stands in,
-            // with this build's edition and cfgs.
-            project
-                .sysroot_builds
-                .insert(inv.crate_name.clone(), (inv.edition.clone(), inv.cfgs.clone()));
-            continue;
-        }
-        if inv.is_rusttest() {
-            // `make rusttest`'s host builds of the kernel's crates: a second `kernel` would
-            // double what rust-analyzer loads, for code no module builds against.
-            project.rusttest.push(build.target.clone());
-            continue;
-        }
-        if kbuild::saved_cmd_of(&root).is_some_and(|cmd| exists(&cmd)) {
-            // `rust/doctests_kernel_generated.rs`: its code is edited, and analysed by
-            // rust-analyzer, where it comes from (the doc comments); upstream's script leaves
-            // it out too.
-            project.generated.push(inv.crate_name.clone());
-            continue;
-        }
-        if !exists(&root) {
-            project.warnings.push(format!(
-                "{}: crate {} names {}, which no longer exists: the build is stale, rebuild with make",
-                build.cmd_file.display(),
-                inv.crate_name,
-                root.display()
-            ));
-            continue;
-        }
-        let mut cfg_groups = Vec::new();
-        for file in &inv.response_files {
-            let name = group_name(file);
-            match response_cfgs.get(file) {
-                Some(cfgs) => {
-                    project.cfg_groups.entry(name.clone()).or_insert_with(|| cfgs.clone());
-                    cfg_groups.push(name);
-                }
-                None => project.warnings.push(format!(
-                    "{}: response file {file} could not be read; its cfgs are missing",
-                    build.cmd_file.display()
-                )),
-            }
-        }
-        let include_dirs = if inv.env.contains_key("OBJTREE") {
-            // It includes generated files from the objtree (`bindings_generated.rs`): both its
-            // source directory and the matching objtree directory belong to it.
-            let dir = root.parent().unwrap_or(Path::new("/")).to_owned();
-            let mirror = dir
-                .strip_prefix(&layout.srctree)
-                .map(|rel| layout.objtree.join(rel))
-                .unwrap_or_else(|_| dir.clone());
-            let mut dirs = vec![dir];
-            if !dirs.contains(&mirror) {
-                dirs.push(mirror);
-            }
-            dirs
-        } else {
-            Vec::new()
-        };
-        let source_dir = root.parent().unwrap_or(Path::new("/"));
-        let build_file = ["Makefile", "Kbuild"]
-            .iter()
-            .map(|f| source_dir.join(f))
-            .find(|f| exists(f))
-            .unwrap_or_else(|| root.clone());
-        let origin = if inv.is_vendored() { Origin::Vendored } else { Origin::Kernel };
-        crates.push((
-            build,
-            Crate {
-                name: inv.crate_name.clone(),
-                root,
-                edition: inv.edition.clone(),
-                cfgs: inv.cfgs.clone(),
-                cfg_groups,
-                deps: Vec::new(),
-                env: inv.env.clone(),
-                is_proc_macro: inv.crate_type == "proc-macro",
-                proc_macro_dylib: (inv.crate_type == "proc-macro")
-                    .then(|| inv.emit("link").map(|p| resolve(&rustc_dir, p)))
-                    .flatten(),
-                include_dirs,
-                crate_attrs: inv.crate_attrs.clone(),
-                kernel_target: inv.is_kernel_target(),
-                kbuild_target: build.target.clone(),
-                build_label: rustc_dir.join(&build.target),
-                build_file,
-                is_bin: inv.crate_type == "bin",
-                origin,
-            },
-        ));
+    let crates: Vec<(&RustBuild, Crate)> = builds
+        .iter()
+        .filter_map(|build| {
+            crate_of(layout, build, response_cfgs, exists, &mut project).map(|c| (build, c))
+        })
+        .collect();
+    let edges = dependency_edges(&crates, &mut project.warnings);
+    let order = dependencies_first(&crates, &edges).unwrap_or_else(|order| {
+        project.warnings.push("the crate graph has a dependency cycle; order is arbitrary".into());
+        order
+    });
+    let mut new_index = vec![0; crates.len()];
+    for (new, &old) in order.iter().enumerate() {
+        new_index[old] = new;
     }
+    for &old in &order {
+        let mut krate = crates[old].1.clone();
+        krate.deps = edges[old].iter().map(|(d, name)| (new_index[*d], name.clone())).collect();
+        project.crates.push(krate);
+    }
+    project
+}
 
-    // Dependencies by name; a name built twice prefers the one for the same target.
+/// The crate one rustc invocation builds, or `None` when it is not one for the file: the
+/// kernel's own build of a sysroot crate, a `make rusttest` build, a crate kbuild generated,
+/// or a stale one (each noted in `project`).
+fn crate_of(
+    layout: &Layout,
+    build: &RustBuild,
+    response_cfgs: &BTreeMap<String, Vec<String>>,
+    exists: &dyn Fn(&Path) -> bool,
+    project: &mut Project,
+) -> Option<Crate> {
+    let inv = &build.invocation;
+    // Where kbuild ran rustc, which relative paths start from: the objtree, or since 6.13
+    // an external module's own directory.
+    let rustc_dir = build.working_dir(&layout.objtree);
+    let root = resolve(&rustc_dir, &inv.root);
+    if root.starts_with(&layout.sysroot_src) {
+        // The kernel's own build of `core` (or `alloc`): rust-analyzer's sysroot stands in,
+        // with this build's edition and cfgs.
+        project
+            .sysroot_builds
+            .insert(inv.crate_name.clone(), (inv.edition.clone(), inv.cfgs.clone()));
+        return None;
+    }
+    if inv.is_rusttest() {
+        // `make rusttest`'s host builds of the kernel's crates: a second `kernel` would
+        // double what rust-analyzer loads, for code no module builds against.
+        project.rusttest.push(build.target.clone());
+        return None;
+    }
+    if kbuild::saved_cmd_of(&root).is_some_and(|cmd| exists(&cmd)) {
+        // `rust/doctests_kernel_generated.rs`: its code is edited, and analysed by
+        // rust-analyzer, where it comes from (the doc comments); upstream's script leaves
+        // it out too.
+        project.generated.push(inv.crate_name.clone());
+        return None;
+    }
+    if !exists(&root) {
+        project.warnings.push(format!(
+            "{}: crate {} names {}, which no longer exists: the build is stale, rebuild with make",
+            build.cmd_file.display(),
+            inv.crate_name,
+            root.display()
+        ));
+        return None;
+    }
+    let mut cfg_groups = Vec::new();
+    for file in &inv.response_files {
+        let name = group_name(file);
+        match response_cfgs.get(file) {
+            Some(cfgs) => {
+                project.cfg_groups.entry(name.clone()).or_insert_with(|| cfgs.clone());
+                cfg_groups.push(name);
+            }
+            None => project.warnings.push(format!(
+                "{}: response file {file} could not be read; its cfgs are missing",
+                build.cmd_file.display()
+            )),
+        }
+    }
+    let source_dir = root.parent().unwrap_or(Path::new("/"));
+    let build_file = ["Makefile", "Kbuild"]
+        .iter()
+        .map(|f| source_dir.join(f))
+        .find(|f| exists(f))
+        .unwrap_or_else(|| root.clone());
+    Some(Crate {
+        name: inv.crate_name.clone(),
+        include_dirs: include_dirs(layout, &root, inv.env.contains_key("OBJTREE")),
+        root,
+        edition: inv.edition.clone(),
+        cfgs: inv.cfgs.clone(),
+        cfg_groups,
+        deps: Vec::new(),
+        env: inv.env.clone(),
+        is_proc_macro: inv.crate_type == "proc-macro",
+        proc_macro_dylib: (inv.crate_type == "proc-macro")
+            .then(|| inv.emit("link").map(|p| resolve(&rustc_dir, p)))
+            .flatten(),
+        crate_attrs: inv.crate_attrs.clone(),
+        kernel_target: inv.is_kernel_target(),
+        kbuild_target: build.target.clone(),
+        build_label: rustc_dir.join(&build.target),
+        build_file,
+        is_bin: inv.crate_type == "bin",
+        origin: if inv.is_vendored() { Origin::Vendored } else { Origin::Kernel },
+    })
+}
+
+/// The directories whose files belong to the crate rooted at `root`: when it includes
+/// generated files from the objtree (`bindings_generated.rs`, kbuild sets `OBJTREE` for it),
+/// both its source directory and the matching objtree directory; else none beyond the root's.
+fn include_dirs(layout: &Layout, root: &Path, includes_objtree: bool) -> Vec<PathBuf> {
+    if !includes_objtree {
+        return Vec::new();
+    }
+    let dir = root.parent().unwrap_or(Path::new("/")).to_owned();
+    let mirror = dir
+        .strip_prefix(&layout.srctree)
+        .map(|rel| layout.objtree.join(rel))
+        .unwrap_or_else(|_| dir.clone());
+    let mut dirs = vec![dir];
+    if !dirs.contains(&mirror) {
+        dirs.push(mirror);
+    }
+    dirs
+}
+
+/// Each crate's dependencies (index into `crates`, name) from its `--extern`s, the sysroot's
+/// left to rust-analyzer; a name built twice prefers the one for the same target.
+fn dependency_edges(
+    crates: &[(&RustBuild, Crate)],
+    warnings: &mut Vec<String>,
+) -> Vec<Vec<(usize, String)>> {
     let lookup = |name: &str, kernel_target: bool| -> Option<usize> {
         let named = || (0..crates.len()).filter(|&i| crates[i].1.name == name);
         named().find(|&i| crates[i].1.kernel_target == kernel_target).or_else(|| named().next())
     };
-    let mut edges: Vec<Vec<(usize, String)>> = Vec::new();
-    for (build, krate) in &crates {
+    let mut edges = Vec::new();
+    for (build, krate) in crates {
         let mut deps = Vec::new();
         for name in &build.invocation.externs {
             if SYSROOT_CRATES.contains(&name.as_str()) {
@@ -233,7 +268,7 @@ pub fn build_project(
             }
             match lookup(name, krate.kernel_target) {
                 Some(i) => deps.push((i, name.clone())),
-                None => project.warnings.push(format!(
+                None => warnings.push(format!(
                     "{}: crate {} depends on {name}, which kbuild did not build in this tree",
                     build.cmd_file.display(),
                     krate.name
@@ -242,8 +277,15 @@ pub fn build_project(
         }
         edges.push(deps);
     }
+    edges
+}
 
-    // Dependencies first (Kahn), ties broken by kbuild target, so the output is stable.
+/// The crates' indices, dependencies first (Kahn's algorithm), ties broken by kbuild target so
+/// that the output is stable; `Err` with every index, the cycle's last, when there is a cycle.
+fn dependencies_first(
+    crates: &[(&RustBuild, Crate)],
+    edges: &[Vec<(usize, String)>],
+) -> Result<Vec<usize>, Vec<usize>> {
     let n = crates.len();
     let mut order = Vec::with_capacity(n);
     let mut placed = vec![false; n];
@@ -254,8 +296,7 @@ pub fn build_project(
             ready.insert((krate.kbuild_target.clone(), i));
         }
     }
-    while let Some(first) = ready.pop_first() {
-        let i = first.1;
+    while let Some((_, i)) = ready.pop_first() {
         if placed[i] {
             continue;
         }
@@ -268,17 +309,8 @@ pub fn build_project(
         }
     }
     if order.len() < n {
-        project.warnings.push("the crate graph has a dependency cycle; order is arbitrary".into());
         order.extend((0..n).filter(|i| !placed[*i]));
+        return Err(order);
     }
-    let mut new_index = vec![0; n];
-    for (new, &old) in order.iter().enumerate() {
-        new_index[old] = new;
-    }
-    for &old in &order {
-        let mut krate = crates[old].1.clone();
-        krate.deps = edges[old].iter().map(|(d, name)| (new_index[*d], name.clone())).collect();
-        project.crates.push(krate);
-    }
-    project
+    Ok(order)
 }
