@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::rules::{self, Check, safety_comment};
+use crate::rules::{self, Check, safety_comment, safety_todo};
 
 /// How seriously a finding is taken: errors make `lint-rules check` exit 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -93,22 +93,7 @@ pub static RULES: &[Rule] = &[
         check: Check { file: Some(rules::module_docs_file), ..Check::NONE },
     },
     safety_comment::RULE,
-    Rule {
-        id: "safety-todo",
-        summary: "no `// SAFETY: TODO.` placeholders",
-        rationale: "A `// SAFETY:` comment must say why the code is sound \
-                    (Documentation/rust/coding-guidelines.rst, \"Comments\"); a TODO placeholder \
-                    satisfies tools without informing reviewers.",
-        good: "// SAFETY: `ptr` came from `Box::into_raw` above.\nunsafe { drop(Box::from_raw(ptr)) };\n",
-        bad: "// SAFETY: TODO.\nunsafe { drop(Box::from_raw(ptr)) };\n",
-        default_level: Level::Warning,
-        clippy: &[],
-        check: Check {
-            token: Some(rules::safety_todo_token),
-            doc: Some(rules::safety_todo_doc),
-            ..Check::NONE
-        },
-    },
+    safety_todo::RULE,
     Rule {
         id: "safety-section",
         summary: "every public `unsafe fn` and `unsafe trait` has a `# Safety` doc section",

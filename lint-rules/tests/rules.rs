@@ -62,7 +62,7 @@ fixtures! {
     safety_comment:
         "src/rules/safety_comment/fixture.rs" as "rust/kernel/safety_comment.rs",
     safety_todo:
-        "tests/fixtures/rust/kernel/safety_todo.rs" as "rust/kernel/safety_todo.rs",
+        "src/rules/safety_todo/fixture.rs" as "rust/kernel/safety_todo.rs",
     safety_section:
         "tests/fixtures/rust/kernel/safety_section.rs" as "rust/kernel/safety_section.rs",
     invariant_comment:

@@ -17,12 +17,13 @@ use crate::finding::{Finding, LineIndex, Origin};
 use crate::suppress::{self, Suppression};
 
 pub(crate) mod safety_comment;
+pub(crate) mod safety_todo;
 mod util;
 
 use util::{
     attr_parts, const_by_ancestors, fenced, has_attr_named, has_section, in_const,
-    in_macro_rules_matcher, in_test, in_token_tree, is_public_fn, is_safety_comment, is_trivia,
-    item_docs, next_code, panicking, prev_code, statement_comments,
+    in_macro_rules_matcher, in_test, in_token_tree, is_public_fn, is_trivia, item_docs, next_code,
+    panicking, prev_code, statement_comments,
 };
 
 /// What kind of code a file is, which decides the rules that apply.
@@ -380,57 +381,6 @@ pub(crate) fn module_docs_file(cx: &mut Cx<'_>) {
             Some("say what the module (or crate) is for in a `//!` comment after the SPDX line"),
         );
     }
-}
-
-// ---------------------------------------------------------------------------------------------
-// safety-todo
-
-pub(crate) fn safety_todo_token(cx: &mut Cx<'_>, i: usize) {
-    let t = &cx.tokens[i];
-    if t.kind() == SyntaxKind::COMMENT && is_safety_comment(t) && is_safety_todo(t) {
-        cx.push_token(
-            "safety-todo",
-            t,
-            "`// SAFETY: TODO` placeholder instead of a justification".to_owned(),
-            Some("write why the `unsafe` code is sound"),
-        );
-    }
-}
-
-/// `// SAFETY: TODO` in a doc block's code (doctests are kernel code too: they run as KUnit
-/// tests).
-pub(crate) fn safety_todo_doc(cx: &mut Cx<'_>, lines: &[DocLine<'_>]) {
-    for (in_code, line, token) in fenced(lines) {
-        if !in_code {
-            continue;
-        }
-        let code = line.trim_start().trim_start_matches('#').trim_start();
-        if let Some(rest) = code.strip_prefix("// SAFETY:")
-            && is_todo(rest)
-        {
-            cx.push_token(
-                "safety-todo",
-                token,
-                "`// SAFETY: TODO` placeholder in a doctest".to_owned(),
-                Some("write why the `unsafe` code is sound; readers copy examples"),
-            );
-        }
-    }
-}
-
-fn is_safety_todo(t: &SyntaxToken) -> bool {
-    t.text().lines().any(|l| {
-        let l = l.trim_start().trim_start_matches('/').trim_start_matches('*').trim_start();
-        l.strip_prefix("SAFETY:").is_some_and(is_todo)
-    })
-}
-
-/// Whether the text after `SAFETY:` is a TODO placeholder.
-fn is_todo(rest: &str) -> bool {
-    let rest = rest.trim_start();
-    // `get`, not `[..4]`: the text may go on with a multi-byte character (`// SAFETY: 指针`).
-    rest.get(..4).is_some_and(|head| head.eq_ignore_ascii_case("todo"))
-        && !rest[4..].starts_with(|c: char| c.is_alphanumeric())
 }
 
 // ---------------------------------------------------------------------------------------------
