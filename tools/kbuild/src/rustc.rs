@@ -2,6 +2,7 @@
 //! kbuild actually ran to build each Rust crate.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use crate::shell::{ShellError, split_commands};
 
@@ -309,6 +310,22 @@ impl RustcInvocation {
     /// it; the tools leave it out.
     pub fn is_rusttest(&self) -> bool {
         self.test || self.cfgs.iter().any(|c| c == "testlib")
+    }
+
+    /// The arguments that check this crate again with its only output, its metadata, in
+    /// `out_dir` rather than in the tree, and rustc's JSON diagnostics: the build's own, less
+    /// where it writes and how it prints diagnostics. Run in the build's working directory with
+    /// its `env`, by rustc or a driver that takes rustc's arguments (`clippy-driver`), it reads
+    /// the tree (sources, dependencies' metadata) and writes nothing there.
+    pub fn check_args(&self, out_dir: &Path) -> Vec<String> {
+        let options = [OUTPUT_OPTIONS, DIAGNOSTIC_OPTIONS].concat();
+        let mut args = without_options(&self.args, &options);
+        args.push(format!(
+            "--emit=metadata={}",
+            out_dir.join(format!("lib{}.rmeta", self.crate_name)).display()
+        ));
+        args.push("--error-format=json".to_owned());
+        args
     }
 
     /// Whether this is kernel code (built for the kernel's target) rather than host code.

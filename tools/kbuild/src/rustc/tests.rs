@@ -440,3 +440,30 @@ fn options_are_dropped_in_every_spelling() {
     assert_eq!(option_at("-o", OUTPUT_OPTIONS), Some((1, true)));
     assert_eq!(option_at("--emitter", OUTPUT_OPTIONS), None);
 }
+
+#[test]
+fn a_check_writes_only_its_metadata_and_only_outside_the_tree() {
+    // 6.12.118's .kernel.o.cmd, shortened.
+    let cmd = "OBJTREE=/obj rustc --edition=2021 -Wclippy::all --target=./scripts/target.json \
+               @./include/generated/rustc_cfg --extern ffi --crate-type rlib -L./rust \
+               --crate-name kernel --out-dir ./rust/ --emit=dep-info=rust/.kernel.o.d \
+               --emit=obj=rust/kernel.o --emit=metadata=rust/libkernel.rmeta \
+               --error-format=short /src/rust/kernel/lib.rs";
+    let inv = find_rustc(cmd).unwrap().unwrap();
+    expect![[r#"
+        --edition=2021
+        -Wclippy::all
+        --target=./scripts/target.json
+        @./include/generated/rustc_cfg
+        --extern
+        ffi
+        --crate-type
+        rlib
+        -L./rust
+        --crate-name
+        kernel
+        /src/rust/kernel/lib.rs
+        --emit=metadata=/cache/check/libkernel.rmeta
+        --error-format=json"#]]
+    .assert_eq(&inv.check_args(Path::new("/cache/check")).join("\n"));
+}
