@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::rules::{self, Check, safety_comment, safety_todo};
+use crate::rules::{self, Check, safety_comment, safety_section, safety_todo};
 
 /// How seriously a finding is taken: errors make `lint-rules check` exit 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -94,18 +94,7 @@ pub static RULES: &[Rule] = &[
     },
     safety_comment::RULE,
     safety_todo::RULE,
-    Rule {
-        id: "safety-section",
-        summary: "every public `unsafe fn` and `unsafe trait` has a `# Safety` doc section",
-        rationale: "\"Unsafe functions must document their safety preconditions under a \
-                    `# Safety` section\" (Documentation/rust/coding-guidelines.rst, \"Code \
-                    documentation\"); the same holds for the contract of an unsafe trait.",
-        good: "/// Reads the value.\n///\n/// # Safety\n///\n/// `p` must be valid for reads.\npub unsafe fn read(p: *const u8) -> u8 {\n    // SAFETY: By the safety requirements.\n    unsafe { *p }\n}\n",
-        bad: "/// Reads the value.\npub unsafe fn read(p: *const u8) -> u8 {\n    // SAFETY: By the safety requirements.\n    unsafe { *p }\n}\n",
-        default_level: Level::Error,
-        clippy: &["clippy::missing_safety_doc"],
-        check: Check { node: Some(rules::safety_section_node), ..Check::NONE },
-    },
+    safety_section::RULE,
     Rule {
         id: "invariant-comment",
         summary: "a value of a type with `# Invariants` is built after an `// INVARIANT:` comment",

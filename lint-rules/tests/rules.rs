@@ -64,7 +64,7 @@ fixtures! {
     safety_todo:
         "src/rules/safety_todo/fixture.rs" as "rust/kernel/safety_todo.rs",
     safety_section:
-        "tests/fixtures/rust/kernel/safety_section.rs" as "rust/kernel/safety_section.rs",
+        "src/rules/safety_section/fixture.rs" as "rust/kernel/safety_section.rs",
     invariant_comment:
         "tests/fixtures/rust/kernel/invariant_comment.rs" as "rust/kernel/invariant_comment.rs",
     srctree_links:

@@ -9,7 +9,7 @@
 
 use std::ops::Range;
 
-use ra_ap_syntax::ast::{self, AstNode, AstToken, HasArgList, HasAttrs, HasName, HasVisibility};
+use ra_ap_syntax::ast::{self, AstNode, AstToken, HasArgList, HasAttrs, HasName};
 use ra_ap_syntax::{Edition, SourceFile, SyntaxKind, SyntaxNode, SyntaxToken, T};
 
 use crate::catalogue::{Level, RULES};
@@ -17,6 +17,7 @@ use crate::finding::{Finding, LineIndex, Origin};
 use crate::suppress::{self, Suppression};
 
 pub(crate) mod safety_comment;
+pub(crate) mod safety_section;
 pub(crate) mod safety_todo;
 mod util;
 
@@ -380,51 +381,6 @@ pub(crate) fn module_docs_file(cx: &mut Cx<'_>) {
             "the file has no `//!` documentation".to_owned(),
             Some("say what the module (or crate) is for in a `//!` comment after the SPDX line"),
         );
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// safety-section
-
-pub(crate) fn safety_section_node(cx: &mut Cx<'_>, node: &SyntaxNode) {
-    match node.kind() {
-        SyntaxKind::FN => {
-            let Some(f) = ast::Fn::cast(node.clone()) else { return };
-            if f.unsafe_token().is_none() || !is_public_fn(&f) || in_test(node) {
-                return;
-            }
-            let Some(name) = f.name() else { return };
-            if !has_section(&item_docs(node), "Safety") {
-                let nr = name.syntax().text_range();
-                cx.push(
-                    "safety-section",
-                    nr.start().into(),
-                    nr.end().into(),
-                    format!("public `unsafe fn {}` without a `# Safety` section", name.text()),
-                    Some("document the caller's obligations under `# Safety`"),
-                );
-            }
-        }
-        SyntaxKind::TRAIT => {
-            if let Some(t) = ast::Trait::cast(node.clone())
-                && t.unsafe_token().is_some()
-                && t.visibility().is_some()
-                && !has_section(&item_docs(node), "Safety")
-            {
-                let name = t.name().map_or(node.text_range(), |n| n.syntax().text_range());
-                cx.push(
-                    "safety-section",
-                    name.start().into(),
-                    name.end().into(),
-                    format!(
-                        "public `unsafe trait {}` without a `# Safety` section",
-                        t.name().map(|n| n.text().to_string()).unwrap_or_default()
-                    ),
-                    Some("document what implementors must uphold under `# Safety`"),
-                );
-            }
-        }
-        _ => {}
     }
 }
 
