@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::rules::{self, Check, safety_comment, safety_section, safety_todo};
+use crate::rules::{self, Check, no_panic, safety_comment, safety_section, safety_todo};
 
 /// How seriously a finding is taken: errors make `lint-rules check` exit 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -146,24 +146,7 @@ pub static RULES: &[Rule] = &[
         clippy: &[],
         check: Check { node: Some(rules::vertical_imports_node), ..Check::NONE },
     },
-    Rule {
-        id: "no-panic",
-        summary: "no `unwrap()`, `expect()`, `panic!`, `todo!` or `unimplemented!` outside tests and `const` contexts",
-        rationale: "\"panicking should be very rare and used only with a good reason. In almost \
-                    all cases, a fallible approach should be used, typically returning a \
-                    `Result`\" (Documentation/rust/coding-guidelines.rst, \"Code documentation\"). \
-                    In tests and `const` evaluation a panic is a test failure or a build error.",
-        good: "fn first(v: &[u32]) -> Result<u32> {\n    v.first().copied().ok_or(EINVAL)\n}\n",
-        bad: "fn first(v: &[u32]) -> u32 {\n    *v.first().unwrap()\n}\n",
-        default_level: Level::Error,
-        clippy: &[
-            "clippy::disallowed_methods",
-            "clippy::unwrap_used",
-            "clippy::expect_used",
-            "clippy::panic",
-        ],
-        check: Check { token: Some(rules::no_panic_token), ..Check::NONE },
-    },
+    no_panic::RULE,
     Rule {
         id: "panics-section",
         summary: "a public function that can panic documents when under `# Panics`",

@@ -96,7 +96,7 @@ fn token_soup_does_not_panic() {
 #[test]
 fn fixtures_cut_at_every_line_do_not_panic() {
     let text = std::fs::read_to_string("src/rules/safety_comment/fixture.rs").unwrap()
-        + &std::fs::read_to_string("tests/fixtures/rust/kernel/no_panic.rs").unwrap()
+        + &std::fs::read_to_string("src/rules/no_panic/fixture.rs").unwrap()
         + &std::fs::read_to_string("tests/fixtures/rust/kernel/suppressions.rs").unwrap();
     let mut at = 0;
     for line in text.split_inclusive('\n') {

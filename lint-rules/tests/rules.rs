@@ -74,7 +74,7 @@ fixtures! {
     vertical_imports:
         "tests/fixtures/rust/kernel/vertical_imports.rs" as "rust/kernel/vertical_imports.rs",
     no_panic:
-        "tests/fixtures/rust/kernel/no_panic.rs" as "rust/kernel/no_panic.rs",
+        "src/rules/no_panic/fixture.rs" as "rust/kernel/no_panic.rs",
     panics_section:
         "tests/fixtures/rust/kernel/panics_section.rs" as "rust/kernel/panics_section.rs",
     infallible_alloc:

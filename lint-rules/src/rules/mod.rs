@@ -16,16 +16,19 @@ use crate::catalogue::{Level, RULES};
 use crate::finding::{Finding, LineIndex, Origin};
 use crate::suppress::{self, Suppression};
 
+pub(crate) mod no_panic;
 pub(crate) mod safety_comment;
 pub(crate) mod safety_section;
 pub(crate) mod safety_todo;
 mod util;
 
 use util::{
-    attr_parts, const_by_ancestors, fenced, has_attr_named, has_section, in_const,
-    in_macro_rules_matcher, in_test, in_token_tree, is_public_fn, is_trivia, item_docs, next_code,
-    panicking, prev_code, statement_comments,
+    attr_parts, const_by_ancestors, fenced, has_attr_named, has_section, in_const, in_test,
+    in_token_tree, is_public_fn, is_trivia, item_docs, next_code, panicking, prev_code,
+    statement_comments,
 };
+
+pub use no_panic::exempt as no_panic_exempt;
 
 /// What kind of code a file is, which decides the rules that apply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -183,30 +186,6 @@ fn walk(cx: &mut Cx<'_>) {
             check(cx, &node);
         }
     }
-}
-
-/// Of the byte `offsets` in `text`, those where `no-panic` does not apply: host code, tests
-/// and compile-time code (as for our own findings).
-pub fn no_panic_exempt(cx: &FileContext, text: &str, offsets: &[usize]) -> Vec<usize> {
-    if cx.kind == FileKind::Host {
-        return offsets.to_vec();
-    }
-    let parse = SourceFile::parse(text, Edition::Edition2021);
-    let tokens: Vec<SyntaxToken> =
-        parse.tree().syntax().descendants_with_tokens().filter_map(|e| e.into_token()).collect();
-    offsets
-        .iter()
-        .copied()
-        .filter(|&offset| {
-            let Some(i) = tokens.iter().position(|t| {
-                t.text_range()
-                    .contains(ra_ap_syntax::TextSize::from(offset.min(u32::MAX as usize) as u32))
-            }) else {
-                return false;
-            };
-            tokens[i].parent().is_some_and(|p| in_test(&p)) || in_const(&tokens, i)
-        })
-        .collect()
 }
 
 /// One file being linted, for the rules' checks: what it is, its text, tree and tokens, and the
@@ -635,28 +614,6 @@ pub(crate) fn vertical_imports_node(cx: &mut Cx<'_>, node: &SyntaxNode) {
             r.end().into(),
             "several imports on one line".to_owned(),
             Some("put one import per line, with a `//` after the last to keep rustfmt from joining them"),
-        );
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// no-panic
-
-pub(crate) fn no_panic_token(cx: &mut Cx<'_>, i: usize) {
-    let tokens = cx.tokens;
-    let t = &tokens[i];
-    if t.kind() == SyntaxKind::IDENT
-        && cx.kernel_code()
-        && let Some(what) = panicking(tokens, i, false)
-        && !t.parent().is_some_and(|p| in_test(&p))
-        && !in_const(tokens, i)
-        && !in_macro_rules_matcher(t)
-    {
-        cx.push_token(
-            "no-panic",
-            t,
-            format!("`{what}` in kernel code"),
-            Some("return an error instead (`?`, `ok_or(EINVAL)?`); a panic takes the kernel down"),
         );
     }
 }
