@@ -3,7 +3,9 @@
 
 use std::fmt;
 
-use crate::rules::{self, Check, no_panic, safety_comment, safety_section, safety_todo};
+use crate::rules::{
+    self, Check, no_panic, panics_section, safety_comment, safety_section, safety_todo,
+};
 
 /// How seriously a finding is taken: errors make `lint-rules check` exit 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -147,18 +149,7 @@ pub static RULES: &[Rule] = &[
         check: Check { node: Some(rules::vertical_imports_node), ..Check::NONE },
     },
     no_panic::RULE,
-    Rule {
-        id: "panics-section",
-        summary: "a public function that can panic documents when under `# Panics`",
-        rationale: "\"if a function may panic, the conditions under which that happens must be \
-                    described under a `# Panics` section\" (Documentation/rust/coding-guidelines.rst, \
-                    \"Code documentation\").",
-        good: "/// Returns the first element.\n///\n/// # Panics\n///\n/// Panics if `v` is empty.\npub fn first(v: &[u32]) -> u32 {\n    assert!(!v.is_empty());\n    v[0]\n}\n",
-        bad: "/// Returns the first element.\npub fn first(v: &[u32]) -> u32 {\n    assert!(!v.is_empty());\n    v[0]\n}\n",
-        default_level: Level::Warning,
-        clippy: &["clippy::missing_panics_doc"],
-        check: Check { node: Some(rules::panics_section_node), ..Check::NONE },
-    },
+    panics_section::RULE,
     Rule {
         id: "infallible-alloc",
         summary: "allocations take GFP flags and can fail (`KBox::new(x, GFP_KERNEL)?`)",

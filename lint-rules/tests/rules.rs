@@ -76,7 +76,7 @@ fixtures! {
     no_panic:
         "src/rules/no_panic/fixture.rs" as "rust/kernel/no_panic.rs",
     panics_section:
-        "tests/fixtures/rust/kernel/panics_section.rs" as "rust/kernel/panics_section.rs",
+        "src/rules/panics_section/fixture.rs" as "rust/kernel/panics_section.rs",
     infallible_alloc:
         "tests/fixtures/rust/kernel/infallible_alloc.rs" as "rust/kernel/infallible_alloc.rs",
     no_float:

@@ -17,15 +17,15 @@ use crate::finding::{Finding, LineIndex, Origin};
 use crate::suppress::{self, Suppression};
 
 pub(crate) mod no_panic;
+pub(crate) mod panics_section;
 pub(crate) mod safety_comment;
 pub(crate) mod safety_section;
 pub(crate) mod safety_todo;
 mod util;
 
 use util::{
-    attr_parts, const_by_ancestors, fenced, has_attr_named, has_section, in_const, in_test,
-    in_token_tree, is_public_fn, is_trivia, item_docs, next_code, panicking, prev_code,
-    statement_comments,
+    attr_parts, const_by_ancestors, fenced, has_attr_named, has_section, in_test, in_token_tree,
+    is_trivia, item_docs, next_code, prev_code,
 };
 
 pub use no_panic::exempt as no_panic_exempt;
@@ -615,56 +615,6 @@ pub(crate) fn vertical_imports_node(cx: &mut Cx<'_>, node: &SyntaxNode) {
             "several imports on one line".to_owned(),
             Some("put one import per line, with a `//` after the last to keep rustfmt from joining them"),
         );
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// panics-section
-
-pub(crate) fn panics_section_node(cx: &mut Cx<'_>, node: &SyntaxNode) {
-    if node.kind() != SyntaxKind::FN || !cx.kernel_code() {
-        return;
-    }
-    let Some(f) = ast::Fn::cast(node.clone()) else { return };
-    if f.const_token().is_some() || !is_public_fn(&f) || in_test(node) {
-        return;
-    }
-    let Some(name) = f.name() else { return };
-    if has_section(&item_docs(node), "Panics") {
-        return;
-    }
-    let Some(body) = f.body() else { return };
-    let tokens: Vec<SyntaxToken> =
-        body.syntax().descendants_with_tokens().filter_map(|e| e.into_token()).collect();
-    for (i, t) in tokens.iter().enumerate() {
-        let nested_item = t.parent_ancestors().take_while(|n| n != body.syntax()).any(|n| {
-            matches!(n.kind(), SyntaxKind::FN | SyntaxKind::CONST | SyntaxKind::STATIC)
-                || ast::BlockExpr::cast(n).is_some_and(|b| b.const_token().is_some())
-        });
-        if nested_item || in_const(&tokens, i) {
-            continue;
-        }
-        // A panic point whose statement has a comment (saying why it cannot fail, such as a
-        // type invariant) is the author's claim that there is no panic to document.
-        if let Some(what) = panicking(&tokens, i, true)
-            && !statement_comments(&tokens, i)
-                .iter()
-                .any(|c| ast::Comment::cast((*c).clone()).is_some_and(|c| !c.is_doc()))
-        {
-            let nr = name.syntax().text_range();
-            cx.push(
-                "panics-section",
-                nr.start().into(),
-                nr.end().into(),
-                format!(
-                    "public `fn {}` can panic (`{what}` on line {}) but has no `# Panics` section",
-                    name.text(),
-                    cx.index.line_col(t.text_range().start().into()).0
-                ),
-                Some("say when it panics under `# Panics`, or make it fallible"),
-            );
-            return;
-        }
     }
 }
 
