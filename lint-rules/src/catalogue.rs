@@ -4,7 +4,8 @@
 use std::fmt;
 
 use crate::rules::{
-    self, Check, no_panic, panics_section, safety_comment, safety_section, safety_todo,
+    self, Check, invariant_comment, no_panic, panics_section, safety_comment, safety_section,
+    safety_todo,
 };
 
 /// How seriously a finding is taken: errors make `lint-rules check` exit 1.
@@ -97,19 +98,7 @@ pub static RULES: &[Rule] = &[
     safety_comment::RULE,
     safety_todo::RULE,
     safety_section::RULE,
-    Rule {
-        id: "invariant-comment",
-        summary: "a value of a type with `# Invariants` is built after an `// INVARIANT:` comment",
-        rationale: "Types document their invariants under `# Invariants`, and code that \
-                    establishes them says why with an `// INVARIANT:` comment \
-                    (Documentation/rust/coding-guidelines.rst, \"Comments\"; the convention of \
-                    `rust/kernel/`).",
-        good: "/// A non-zero count.\n///\n/// # Invariants\n///\n/// `n` is not zero.\npub struct Count { n: u32 }\n\nimpl Count {\n    fn one() -> Self {\n        // INVARIANT: 1 is not zero.\n        Self { n: 1 }\n    }\n}\n",
-        bad: "/// A non-zero count.\n///\n/// # Invariants\n///\n/// `n` is not zero.\npub struct Count { n: u32 }\n\nimpl Count {\n    fn one() -> Self {\n        Self { n: 1 }\n    }\n}\n",
-        default_level: Level::Warning,
-        clippy: &[],
-        check: Check { file: Some(rules::invariant_comment_file), ..Check::NONE },
-    },
+    invariant_comment::RULE,
     Rule {
         id: "srctree-links",
         summary: "C headers mentioned in docs are linked with `srctree/`",

@@ -66,7 +66,7 @@ fixtures! {
     safety_section:
         "src/rules/safety_section/fixture.rs" as "rust/kernel/safety_section.rs",
     invariant_comment:
-        "tests/fixtures/rust/kernel/invariant_comment.rs" as "rust/kernel/invariant_comment.rs",
+        "src/rules/invariant_comment/fixture.rs" as "rust/kernel/invariant_comment.rs",
     srctree_links:
         "tests/fixtures/rust/kernel/srctree_links.rs" as "rust/kernel/srctree_links.rs",
     doc_first_sentence:

@@ -16,6 +16,7 @@ use crate::catalogue::{Level, RULES};
 use crate::finding::{Finding, LineIndex, Origin};
 use crate::suppress::{self, Suppression};
 
+pub(crate) mod invariant_comment;
 pub(crate) mod no_panic;
 pub(crate) mod panics_section;
 pub(crate) mod safety_comment;
@@ -24,8 +25,8 @@ pub(crate) mod safety_todo;
 mod util;
 
 use util::{
-    attr_parts, const_by_ancestors, fenced, has_attr_named, has_section, in_test, in_token_tree,
-    is_trivia, item_docs, next_code, prev_code,
+    attr_parts, const_by_ancestors, fenced, has_attr_named, in_token_tree, is_trivia, next_code,
+    prev_code,
 };
 
 pub use no_panic::exempt as no_panic_exempt;
@@ -361,89 +362,6 @@ pub(crate) fn module_docs_file(cx: &mut Cx<'_>) {
             Some("say what the module (or crate) is for in a `//!` comment after the SPDX line"),
         );
     }
-}
-
-// ---------------------------------------------------------------------------------------------
-// invariant-comment
-
-pub(crate) fn invariant_comment_file(cx: &mut Cx<'_>) {
-    if !cx.kernel_code() {
-        return;
-    }
-    let root = cx.root;
-    let mut names: Vec<(String, bool)> = Vec::new();
-    for node in root.descendants() {
-        let (name, tuple) = match node.kind() {
-            SyntaxKind::STRUCT => {
-                let s = ast::Struct::cast(node.clone()).expect("kind checked");
-                let tuple = matches!(s.kind(), ast::StructKind::Tuple(_));
-                (s.name(), tuple)
-            }
-            _ => continue,
-        };
-        if let Some(name) = name
-            && has_section(&item_docs(&node), "Invariants")
-        {
-            names.push((name.text().to_string(), tuple));
-        }
-    }
-    if names.is_empty() {
-        return;
-    }
-    for node in root.descendants() {
-        let (path, is_call) = match node.kind() {
-            SyntaxKind::RECORD_EXPR => {
-                (ast::RecordExpr::cast(node.clone()).and_then(|r| r.path()), false)
-            }
-            SyntaxKind::CALL_EXPR => {
-                let c = ast::CallExpr::cast(node.clone()).expect("kind checked");
-                match c.expr() {
-                    Some(ast::Expr::PathExpr(p)) => (p.path(), true),
-                    _ => continue,
-                }
-            }
-            _ => continue,
-        };
-        let Some(path) = path else { continue };
-        let Some(last) = path.segment().map(|s| s.to_string()) else { continue };
-        let ty = if last == "Self" { impl_self_name(&node) } else { Some(last) };
-        let Some(ty) = ty else { continue };
-        let Some(&(_, tuple)) = names.iter().find(|(n, _)| *n == ty) else { continue };
-        if is_call != tuple || in_test(&node) {
-            continue;
-        }
-        // The `// INVARIANT:` comment may be anywhere before it in the function, or inside it
-        // (before a field).
-        let Some(func) = node.ancestors().find(|n| n.kind() == SyntaxKind::FN) else { continue };
-        let end = node.text_range().end();
-        let commented = func.descendants_with_tokens().filter_map(|e| e.into_token()).any(|t| {
-            t.kind() == SyntaxKind::COMMENT
-                && t.text_range().start() < end
-                && plain_comment_text(&t).contains("INVARIANT")
-        });
-        if !commented {
-            let r = path.syntax().text_range();
-            cx.push(
-                "invariant-comment",
-                r.start().into(),
-                r.end().into(),
-                format!("a `{ty}` (which has `# Invariants`) is built without an `// INVARIANT:` comment"),
-                Some("say why the type's invariants hold in an `// INVARIANT:` comment before it"),
-            );
-        }
-    }
-}
-
-fn impl_self_name(node: &SyntaxNode) -> Option<String> {
-    let imp = node.ancestors().find_map(ast::Impl::cast)?;
-    let ty = imp.self_ty()?;
-    let ast::Type::PathType(p) = ty else { return None };
-    Some(p.path()?.segment()?.name_ref()?.text().to_string())
-}
-
-fn plain_comment_text(t: &SyntaxToken) -> &str {
-    let text = t.text();
-    text.trim_start_matches('/').trim_start_matches('*').trim_start()
 }
 
 // ---------------------------------------------------------------------------------------------
