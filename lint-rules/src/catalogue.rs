@@ -5,7 +5,7 @@ use std::fmt;
 
 use crate::rules::{
     self, Check, invariant_comment, no_panic, panics_section, safety_comment, safety_section,
-    safety_todo,
+    safety_todo, srctree_links,
 };
 
 /// How seriously a finding is taken: errors make `lint-rules check` exit 1.
@@ -99,19 +99,7 @@ pub static RULES: &[Rule] = &[
     safety_todo::RULE,
     safety_section::RULE,
     invariant_comment::RULE,
-    Rule {
-        id: "srctree-links",
-        summary: "C headers mentioned in docs are linked with `srctree/`",
-        rationale: "\"the kernel supports creating links relative to the source tree by \
-                    prefixing the link destination with `srctree/`\", as in \
-                    ``//! C header: [`include/linux/printk.h`](srctree/include/linux/printk.h)`` \
-                    (Documentation/rust/coding-guidelines.rst, \"Code documentation\").",
-        good: "//! C header: [`include/linux/printk.h`](srctree/include/linux/printk.h)\n",
-        bad: "//! C header: `include/linux/printk.h`\n",
-        default_level: Level::Warning,
-        clippy: &[],
-        check: Check { doc: Some(rules::srctree_links_doc), ..Check::NONE },
-    },
+    srctree_links::RULE,
     Rule {
         id: "doc-first-sentence",
         summary: "the first paragraph of an item's documentation is a single sentence",

@@ -68,7 +68,7 @@ fixtures! {
     invariant_comment:
         "src/rules/invariant_comment/fixture.rs" as "rust/kernel/invariant_comment.rs",
     srctree_links:
-        "tests/fixtures/rust/kernel/srctree_links.rs" as "rust/kernel/srctree_links.rs",
+        "src/rules/srctree_links/fixture.rs" as "rust/kernel/srctree_links.rs",
     doc_first_sentence:
         "tests/fixtures/rust/kernel/doc_first_sentence.rs" as "rust/kernel/doc_first_sentence.rs",
     vertical_imports:
