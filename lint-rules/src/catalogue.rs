@@ -4,8 +4,8 @@
 use std::fmt;
 
 use crate::rules::{
-    self, Check, invariant_comment, no_panic, panics_section, safety_comment, safety_section,
-    safety_todo, srctree_links,
+    self, Check, doc_first_sentence, invariant_comment, no_panic, panics_section, safety_comment,
+    safety_section, safety_todo, srctree_links,
 };
 
 /// How seriously a finding is taken: errors make `lint-rules check` exit 1.
@@ -100,18 +100,7 @@ pub static RULES: &[Rule] = &[
     safety_section::RULE,
     invariant_comment::RULE,
     srctree_links::RULE,
-    Rule {
-        id: "doc-first-sentence",
-        summary: "the first paragraph of an item's documentation is a single sentence",
-        rationale: "\"The first paragraph must be a single sentence briefly describing what the \
-                    documented item does. Further explanations must go in extra paragraphs.\" \
-                    (Documentation/rust/coding-guidelines.rst, \"Code documentation\").",
-        good: "/// Returns the length.\n///\n/// The length is in bytes.\npub fn len() -> usize { 0 }\n",
-        bad: "/// Returns the length. The length is in bytes.\npub fn len() -> usize { 0 }\n",
-        default_level: Level::Warning,
-        clippy: &[],
-        check: Check { doc: Some(rules::doc_first_sentence_doc), ..Check::NONE },
-    },
+    doc_first_sentence::RULE,
     Rule {
         id: "vertical-imports",
         summary: "imports from a `{...}` list are one per line",

@@ -70,7 +70,7 @@ fixtures! {
     srctree_links:
         "src/rules/srctree_links/fixture.rs" as "rust/kernel/srctree_links.rs",
     doc_first_sentence:
-        "tests/fixtures/rust/kernel/doc_first_sentence.rs" as "rust/kernel/doc_first_sentence.rs",
+        "src/rules/doc_first_sentence/fixture.rs" as "rust/kernel/doc_first_sentence.rs",
     vertical_imports:
         "tests/fixtures/rust/kernel/vertical_imports.rs" as "rust/kernel/vertical_imports.rs",
     no_panic:
