@@ -4,8 +4,8 @@
 use std::fmt;
 
 use crate::rules::{
-    self, Check, doc_first_sentence, invariant_comment, no_panic, panics_section, safety_comment,
-    safety_section, safety_todo, srctree_links,
+    self, Check, doc_first_sentence, invariant_comment, module_docs, no_panic, panics_section,
+    safety_comment, safety_section, safety_todo, spdx, srctree_links,
 };
 
 /// How seriously a finding is taken: errors make `lint-rules check` exit 1.
@@ -73,28 +73,8 @@ const GUIDELINES: &str = "Documentation/rust/coding-guidelines.rst";
 
 /// Every rule, in the order of the generated documentation.
 pub static RULES: &[Rule] = &[
-    Rule {
-        id: "spdx",
-        summary: "the first line is an SPDX license identifier",
-        rationale: "Every kernel source file starts with its license as an SPDX identifier on \
-                    the first line (Documentation/process/license-rules.rst).",
-        good: "// SPDX-License-Identifier: GPL-2.0\n\n//! A driver.\n",
-        bad: "//! A driver.\n",
-        default_level: Level::Error,
-        clippy: &[],
-        check: Check { file: Some(rules::spdx_file), ..Check::NONE },
-    },
-    Rule {
-        id: "module-docs",
-        summary: "every file (crate or module) has `//!` documentation",
-        rationale: "Rust code is documented with rustdoc, and modules are documented like any \
-                    other item (Documentation/rust/coding-guidelines.rst, \"Code documentation\").",
-        good: "// SPDX-License-Identifier: GPL-2.0\n\n//! Helpers for the frobnicator.\n\nfn f() {}\n",
-        bad: "// SPDX-License-Identifier: GPL-2.0\n\nfn f() {}\n",
-        default_level: Level::Warning,
-        clippy: &[],
-        check: Check { file: Some(rules::module_docs_file), ..Check::NONE },
-    },
+    spdx::RULE,
+    module_docs::RULE,
     safety_comment::RULE,
     safety_todo::RULE,
     safety_section::RULE,

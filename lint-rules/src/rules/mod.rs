@@ -9,7 +9,7 @@
 
 use std::ops::Range;
 
-use ra_ap_syntax::ast::{self, AstNode, AstToken, HasArgList, HasAttrs, HasName};
+use ra_ap_syntax::ast::{self, AstNode, AstToken, HasArgList, HasName};
 use ra_ap_syntax::{Edition, SourceFile, SyntaxKind, SyntaxNode, SyntaxToken, T};
 
 use crate::catalogue::{Level, RULES};
@@ -18,11 +18,13 @@ use crate::suppress::{self, Suppression};
 
 pub(crate) mod doc_first_sentence;
 pub(crate) mod invariant_comment;
+pub(crate) mod module_docs;
 pub(crate) mod no_panic;
 pub(crate) mod panics_section;
 pub(crate) mod safety_comment;
 pub(crate) mod safety_section;
 pub(crate) mod safety_todo;
+pub(crate) mod spdx;
 pub(crate) mod srctree_links;
 mod util;
 
@@ -326,43 +328,6 @@ fn doc_blocks(tokens: &[SyntaxToken]) -> Vec<DocBlock<'_>> {
         blocks.push(b);
     }
     blocks
-}
-
-// ---------------------------------------------------------------------------------------------
-// spdx
-
-pub(crate) fn spdx_file(cx: &mut Cx<'_>) {
-    let first = cx.text.lines().next().unwrap_or("");
-    if !first.trim_start().starts_with("// SPDX-License-Identifier:") {
-        cx.push(
-            "spdx",
-            0,
-            first.len(),
-            "the first line is not an SPDX license identifier".to_owned(),
-            Some("start the file with `// SPDX-License-Identifier: GPL-2.0` (or its license)"),
-        );
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// module-docs
-
-pub(crate) fn module_docs_file(cx: &mut Cx<'_>) {
-    let root = cx.root;
-    let has_docs = root.children_with_tokens().any(|e| {
-        e.as_token().and_then(|t| ast::Comment::cast(t.clone())).is_some_and(|c| c.is_inner())
-    }) || ast::SourceFile::cast(root.clone()).is_some_and(|f| {
-        f.attrs().any(|a| a.excl_token().is_some() && a.simple_name().as_deref() == Some("doc"))
-    });
-    if !has_docs {
-        cx.push(
-            "module-docs",
-            0,
-            0,
-            "the file has no `//!` documentation".to_owned(),
-            Some("say what the module (or crate) is for in a `//!` comment after the SPDX line"),
-        );
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
