@@ -5,7 +5,7 @@ use std::fmt;
 
 use crate::rules::{
     self, Check, doc_first_sentence, invariant_comment, module_docs, no_panic, panics_section,
-    safety_comment, safety_section, safety_todo, spdx, srctree_links,
+    safety_comment, safety_section, safety_todo, spdx, srctree_links, vertical_imports,
 };
 
 /// How seriously a finding is taken: errors make `lint-rules check` exit 1.
@@ -81,19 +81,7 @@ pub static RULES: &[Rule] = &[
     invariant_comment::RULE,
     srctree_links::RULE,
     doc_first_sentence::RULE,
-    Rule {
-        id: "vertical-imports",
-        summary: "imports from a `{...}` list are one per line",
-        rationale: "Newer kernels ask for one import per line, with a trailing `//` to keep \
-                    rustfmt from folding them, so that changes to imports do not conflict \
-                    (Documentation/rust/coding-guidelines.rst, \"Imports\", since Linux 6.18). \
-                    6.12 predates the rule, so it is off by default.",
-        good: "use kernel::{\n    prelude::*,\n    sync::Arc, //\n};\n",
-        bad: "use kernel::{prelude::*, sync::Arc};\n",
-        default_level: Level::Allow,
-        clippy: &[],
-        check: Check { node: Some(rules::vertical_imports_node), ..Check::NONE },
-    },
+    vertical_imports::RULE,
     no_panic::RULE,
     panics_section::RULE,
     Rule {

@@ -72,7 +72,7 @@ fixtures! {
     doc_first_sentence:
         "src/rules/doc_first_sentence/fixture.rs" as "rust/kernel/doc_first_sentence.rs",
     vertical_imports:
-        "tests/fixtures/rust/kernel/vertical_imports.rs" as "rust/kernel/vertical_imports.rs",
+        "src/rules/vertical_imports/fixture.rs" as "rust/kernel/vertical_imports.rs",
     no_panic:
         "src/rules/no_panic/fixture.rs" as "rust/kernel/no_panic.rs",
     panics_section:

@@ -27,6 +27,7 @@ pub(crate) mod safety_todo;
 pub(crate) mod spdx;
 pub(crate) mod srctree_links;
 mod util;
+pub(crate) mod vertical_imports;
 
 use util::{
     attr_parts, const_by_ancestors, has_attr_named, in_token_tree, is_trivia, next_code, prev_code,
@@ -328,31 +329,6 @@ fn doc_blocks(tokens: &[SyntaxToken]) -> Vec<DocBlock<'_>> {
         blocks.push(b);
     }
     blocks
-}
-
-// ---------------------------------------------------------------------------------------------
-// vertical-imports
-
-pub(crate) fn vertical_imports_node(cx: &mut Cx<'_>, node: &SyntaxNode) {
-    let Some(list) = ast::UseTreeList::cast(node.clone()) else { return };
-    let trees: Vec<ast::UseTree> = list.use_trees().collect();
-    if trees.len() < 2 {
-        return;
-    }
-    let lines: Vec<usize> =
-        trees.iter().map(|t| cx.index.line_col(t.syntax().text_range().start().into()).0).collect();
-    let mut sorted = lines.clone();
-    sorted.dedup();
-    if sorted.len() != lines.len() {
-        let r = node.text_range();
-        cx.push(
-            "vertical-imports",
-            r.start().into(),
-            r.end().into(),
-            "several imports on one line".to_owned(),
-            Some("put one import per line, with a `//` after the last to keep rustfmt from joining them"),
-        );
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
