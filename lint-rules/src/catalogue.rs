@@ -4,8 +4,9 @@
 use std::fmt;
 
 use crate::rules::{
-    self, Check, doc_first_sentence, invariant_comment, module_docs, no_panic, panics_section,
-    safety_comment, safety_section, safety_todo, spdx, srctree_links, vertical_imports,
+    self, Check, doc_first_sentence, expect_over_allow, invariant_comment, module_docs, no_panic,
+    panics_section, safety_comment, safety_section, safety_todo, spdx, srctree_links,
+    vertical_imports,
 };
 
 /// How seriously a finding is taken: errors make `lint-rules check` exit 1.
@@ -124,23 +125,7 @@ pub static RULES: &[Rule] = &[
         clippy: &[],
         check: Check { file: Some(rules::leaf_bindings_file), ..Check::NONE },
     },
-    Rule {
-        id: "expect-over-allow",
-        summary: "`#[expect(...)]` instead of `#[allow(...)]` where the lint always fires",
-        rationale: "\"prefer `expect` over `allow` unless: conditional compilation triggers the \
-                    warning in some cases but not others; inside macros ...\" \
-                    (Documentation/rust/coding-guidelines.rst, \"Lints\"). An `allow` inside a \
-                    macro, under a `cfg`, or with a comment saying why is accepted. Off by \
-                    default: whether a lint fires only with some toolchains, architectures or \
-                    configurations cannot be seen in the syntax (in 6.12, `#[allow(deprecated)]` \
-                    on `fetch_update` and `clippy::unnecessary_cast` on C integer casts are such \
-                    cases), so enable it where that is known not to happen.",
-        good: "#[expect(dead_code)]\nfn helper() {}\n",
-        bad: "#[allow(dead_code)]\nfn helper() {}\n",
-        default_level: Level::Allow,
-        clippy: &["clippy::allow_attributes"],
-        check: Check { node: Some(rules::expect_over_allow_node), ..Check::NONE },
-    },
+    expect_over_allow::RULE,
     Rule {
         id: "core-ffi-types",
         summary: "C types come from the kernel's `ffi` crate, not `core::ffi`",

@@ -84,7 +84,7 @@ fixtures! {
     core_ffi_types:
         "tests/fixtures/rust/kernel/core_ffi_types.rs" as "rust/kernel/core_ffi_types.rs",
     expect_over_allow:
-        "tests/fixtures/rust/kernel/expect_over_allow.rs" as "rust/kernel/expect_over_allow.rs",
+        "src/rules/expect_over_allow/fixture.rs" as "rust/kernel/expect_over_allow.rs",
     suppressions:
         "tests/fixtures/rust/kernel/suppressions.rs" as "rust/kernel/suppressions.rs",
     spdx_and_module_docs:

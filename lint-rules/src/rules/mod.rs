@@ -17,6 +17,7 @@ use crate::finding::{Finding, LineIndex, Origin};
 use crate::suppress::{self, Suppression};
 
 pub(crate) mod doc_first_sentence;
+pub(crate) mod expect_over_allow;
 pub(crate) mod invariant_comment;
 pub(crate) mod module_docs;
 pub(crate) mod no_panic;
@@ -526,60 +527,6 @@ fn binds_bindings_locally(root: &SyntaxNode) -> bool {
             && segments.last().is_some_and(|s| s == "bindings");
         name.as_deref() == Some("bindings") && !from_kernel
     })
-}
-
-// ---------------------------------------------------------------------------------------------
-// expect-over-allow
-
-pub(crate) fn expect_over_allow_node(cx: &mut Cx<'_>, node: &SyntaxNode) {
-    let Some(a) = ast::Attr::cast(node.clone()) else { return };
-    if a.simple_name().as_deref() != Some("allow")
-        || in_token_tree(&a.syntax().first_token().unwrap())
-    {
-        return;
-    }
-    // The owner: conditional compilation there makes `allow` the right choice.
-    let owner = node.parent();
-    let conditional = owner.as_ref().is_some_and(|o| {
-        has_attr_named(o, &|a| matches!(a.simple_name().as_deref(), Some("cfg" | "cfg_attr")))
-    });
-    // A comment on the same line or just before says why it is an `allow`.
-    let explained = node
-        .siblings_with_tokens(ra_ap_syntax::Direction::Next)
-        .skip(1)
-        .take_while(|e| {
-            e.as_token().is_some_and(|t| {
-                t.kind() == SyntaxKind::WHITESPACE && !t.text().contains('\n')
-                    || t.kind() == SyntaxKind::COMMENT
-            })
-        })
-        .any(|e| e.kind() == SyntaxKind::COMMENT)
-        || comment_just_before(node);
-    if conditional || explained {
-        return;
-    }
-    let r = node.text_range();
-    cx.push(
-        "expect-over-allow",
-        r.start().into(),
-        r.end().into(),
-        "`#[allow]` where `#[expect]` would say when the lint stops firing".to_owned(),
-        Some("use `#[expect(...)]`; keep `allow` only under `cfg` or in macros (and then say why)"),
-    );
-}
-
-/// Whether a non-doc comment sits on the line just before `node` (no blank line between).
-fn comment_just_before(node: &SyntaxNode) -> bool {
-    let mut prev = node.prev_sibling_or_token();
-    if let Some(ws) =
-        prev.as_ref().and_then(|e| e.as_token()).filter(|t| t.kind() == SyntaxKind::WHITESPACE)
-    {
-        if ws.text().matches('\n').count() > 1 {
-            return false;
-        }
-        prev = ws.prev_sibling_or_token();
-    }
-    prev.and_then(|e| e.into_token()).and_then(ast::Comment::cast).is_some_and(|c| !c.is_doc())
 }
 
 // ---------------------------------------------------------------------------------------------
