@@ -14,8 +14,8 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 use kallsyms_check::html::{ImageHistogram, ScenarioReport, render_html};
 use kallsyms_check::{
-    Ending, FrameCheck, KSYM_NAME_LEN, Source, SymbolTable, check_frames, head, identity_matches,
-    length_histogram, parse_proc_kallsyms, prefixed_length, trigger_argument,
+    Ending, FrameCheck, KSYM_NAME_LEN, KallsymsEntry, Source, SymbolTable, check_frames, head,
+    identity_matches, length_histogram, parse_proc_kallsyms, prefixed_length, trigger_argument,
 };
 use qemu::{Guest, Outcome};
 use symbolizer::Image;
@@ -266,179 +266,266 @@ fn print_checks(checks: &[FrameCheck]) {
     }
 }
 
+/// Runs the subcommand; true when every check holds.
 fn run(cli: &Cli) -> anyhow::Result<bool> {
     match &cli.command {
-        Cmd::Check { vmlinux, modules_dir, log } => {
-            let images = Images::open(vmlinux, modules_dir)?;
-            let text = std::fs::read_to_string(log)
-                .with_context(|| format!("cannot read {}", log.display()))?;
-            let checks = images.check(&oops::parse_log(&text));
-            print_checks(&checks);
-            Ok(checks.iter().all(FrameCheck::ok))
-        }
+        Cmd::Check { vmlinux, modules_dir, log } => check_log(vmlinux, modules_dir, log),
         Cmd::Scan { vmlinux, modules_dir } => {
             let images = Images::open(vmlinux, modules_dir)?;
-            for (name, image) in &images.all {
-                let rust: Vec<&str> =
-                    image.symbols().map(|(n, ..)| n).filter(|n| n.starts_with("_R")).collect();
-                let longest = rust.iter().map(|n| n.len()).max().unwrap_or(0);
-                println!(
-                    "{name}: {} Rust function symbols, longest {longest} characters",
-                    rust.len()
-                );
-                for (bucket, count) in length_histogram(rust_lengths(image).into_iter()) {
-                    println!("  {bucket:>7}: {count}");
-                }
-                for symbol in rust.iter().filter(|n| prefixed_length(n) >= KSYM_NAME_LEN) {
-                    let what = if symbol.len() >= KSYM_NAME_LEN {
-                        "over KSYM_NAME_LEN: kallsyms holds it cut to 511 characters (with demo-kernel patches 0001 and 0006; an unpatched vmlinux leaves it out, and names frames in it after the symbol before)"
-                    } else {
-                        "over KSYM_NAME_LEN once __pfx_/__cfi_ is added"
-                    };
-                    println!("  {} characters: {what}: {}…", symbol.len(), head(symbol, 80));
-                }
-            }
+            print_symbol_lengths(&images);
             Ok(true)
         }
         Cmd::Run { objtree, extmod_dir, json, html, logs } => {
-            if let Some(logs) = logs {
-                std::fs::create_dir_all(logs)
-                    .with_context(|| format!("cannot create {}", logs.display()))?;
-            }
-            let module_dir = extmod_dir.join("rust_oops");
-            let images = Images::open(&objtree.join("vmlinux"), &module_dir)?;
-            let mut all_ok = true;
-            let mut results = Vec::new();
-            let mut scenario_frames = Vec::new();
-            let modinfo_path = objtree.join("modules.builtin.modinfo");
-            let builtin_modinfo = std::fs::read(&modinfo_path).unwrap_or_default();
-            for scenario in SCENARIOS {
-                let append = match scenario.ending {
-                    None => String::new(),
-                    Some(ending) => trigger_argument(&builtin_modinfo, ending).with_context(|| {
-                        format!(
-                            "{} lists no built-in rust_long_symbols sample with a trigger parameter: build the kernel with the demo series and CONFIG_SAMPLE_RUST_LONG_SYMBOLS=y",
-                            modinfo_path.display()
-                        )
-                    })?,
-                };
-                let dir = tempfile::tempdir()?;
-                let mut guest = Guest {
-                    busybox: "/bin/busybox".into(),
-                    modules: Vec::new(),
-                    steps: vec![format!("grep {} /proc/kallsyms", scenario.symbols)],
-                };
-                if let Some(module) = scenario.module {
-                    guest.modules.push(module_dir.join(format!("{module}.ko")));
-                    guest.steps.insert(0, format!("insmod /lib/modules/{module}.ko"));
-                }
-                let step = progress::start(&format!("scenario {}", scenario.name));
-                let boot = qemu::boot_guest(
-                    &objtree.join("arch/x86/boot/bzImage"),
-                    &guest,
-                    dir.path(),
-                    |config| {
-                        config.timeout = Duration::from_secs(120);
-                        config.append = append.clone();
-                    },
-                    &mut |line| step.message(line),
-                )?;
-                step.done(&boot.describe());
-                let text = std::fs::read_to_string(&boot.log)?;
-                if let Some(logs) = logs {
-                    let kept = logs.join(format!("{}.log", scenario.log_name()));
-                    std::fs::write(&kept, &text)
-                        .with_context(|| format!("cannot write {}", kept.display()))?;
-                }
-                let reports = oops::parse_log(&text);
-                let checks = images.check(&reports);
-                // What the guest's /proc/kallsyms holds of the scenario's code, read after the oops.
-                let kallsyms = boot
-                    .console
-                    .steps
-                    .last()
-                    .map(|s| parse_proc_kallsyms(&s.output.join("\n")))
-                    .unwrap_or_default();
-                let missing: Vec<&str> = checks
-                    .iter()
-                    .filter(|c| c.module.as_deref() == scenario.module)
-                    .filter(|c| scenario.module.is_some() || c.printed.contains(scenario.symbols))
-                    .map(|c| c.printed.as_str())
-                    .filter(|printed| !kallsyms.iter().any(|e| e.name == *printed))
-                    .collect();
-                let identity = identity_matches(&text, &kallsyms);
-                // One oops per scenario: a second one means the kernel broke while reporting.
-                let ok = boot.outcome() == Outcome::Completed
-                    && reports.len() == 1
-                    && !checks.is_empty()
-                    && checks.iter().all(FrameCheck::ok)
-                    && !kallsyms.is_empty()
-                    && missing.is_empty()
-                    && identity != Some(false);
-                all_ok &= ok;
-                if !*json {
-                    let how =
-                        if append.is_empty() { String::new() } else { format!(" ({append})") };
-                    println!(
-                        "{}{how}: {}: {}",
-                        scenario.name,
-                        scenario.what,
-                        if ok { "ok" } else { "FAILED" }
-                    );
-                    println!(
-                        "  {} report(s), {} Rust frame(s); boot: {}",
-                        reports.len(),
-                        checks.len(),
-                        boot.describe()
-                    );
-                    print_checks(&checks);
-                    println!(
-                        "  /proc/kallsyms in the guest: {} symbols of {}, {}",
-                        kallsyms.len(),
-                        scenario.symbols,
-                        if missing.is_empty() {
-                            "every printed frame among them".to_owned()
-                        } else {
-                            format!("missing: {}", missing.join(", "))
-                        }
-                    );
-                    match identity {
-                        Some(true) => println!(
-                            "  the function it said it would die in is the symbol at the address it printed"
-                        ),
-                        Some(false) => println!(
-                            "  FAIL: the address it printed is not the function it said it would die in"
-                        ),
-                        None => {}
-                    }
-                    if reports.len() > 1 {
-                        println!("  the kernel oopsed {} times; console excerpt:", reports.len());
-                        for line in text.lines().skip(reports[1].lines.0.saturating_sub(2)).take(6)
-                        {
-                            println!("    {line}");
-                        }
-                    }
-                }
-                scenario_frames.push((scenario.name, scenario.what, ok, checks.clone()));
-                results.push(serde_json::json!({
-                    "scenario": scenario.name,
-                    "cmdline": append,
-                    "ok": ok,
-                    "reports": reports.len(),
-                    "frames": checks,
-                    "proc_kallsyms_symbols": kallsyms.len(),
-                    "missing_from_proc_kallsyms": missing,
-                    "identity_matches": identity,
-                }));
-            }
-            if let Some(path) = html {
-                write_html(path, &images, &scenario_frames)?;
-                eprintln!("kallsyms-check: HTML report {}", path.display());
-            }
-            if *json {
-                println!("{}", serde_json::to_string_pretty(&results)?);
-            }
-            Ok(all_ok)
+            run_scenarios(objtree, extmod_dir, *json, html.as_deref(), logs.as_deref())
         }
     }
+}
+
+/// Checks and prints the Rust frames of a log already captured; true when every one holds.
+fn check_log(vmlinux: &Path, modules_dir: &Path, log: &Path) -> anyhow::Result<bool> {
+    let images = Images::open(vmlinux, modules_dir)?;
+    let text =
+        std::fs::read_to_string(log).with_context(|| format!("cannot read {}", log.display()))?;
+    let checks = images.check(&oops::parse_log(&text));
+    print_checks(&checks);
+    Ok(checks.iter().all(FrameCheck::ok))
+}
+
+/// Prints how long each image's Rust function symbols are, and those too long for kallsyms.
+fn print_symbol_lengths(images: &Images) {
+    for (name, image) in &images.all {
+        let rust: Vec<&str> =
+            image.symbols().map(|(n, ..)| n).filter(|n| n.starts_with("_R")).collect();
+        let longest = rust.iter().map(|n| n.len()).max().unwrap_or(0);
+        println!("{name}: {} Rust function symbols, longest {longest} characters", rust.len());
+        for (bucket, count) in length_histogram(rust_lengths(image).into_iter()) {
+            println!("  {bucket:>7}: {count}");
+        }
+        for symbol in rust.iter().filter(|n| prefixed_length(n) >= KSYM_NAME_LEN) {
+            let what = if symbol.len() >= KSYM_NAME_LEN {
+                "over KSYM_NAME_LEN: kallsyms holds it cut to 511 characters (with demo-kernel patches 0001 and 0006; an unpatched vmlinux leaves it out, and names frames in it after the symbol before)"
+            } else {
+                "over KSYM_NAME_LEN once __pfx_/__cfi_ is added"
+            };
+            println!("  {} characters: {what}: {}…", symbol.len(), head(symbol, 80));
+        }
+    }
+}
+
+/// Boots every scenario and checks its backtraces, printing each as it ends (or all as JSON
+/// at the end), keeping the console logs in `logs` and writing the HTML report to `html` when
+/// asked; true when every scenario checks out.
+fn run_scenarios(
+    objtree: &Path,
+    extmod_dir: &Path,
+    json: bool,
+    html: Option<&Path>,
+    logs: Option<&Path>,
+) -> anyhow::Result<bool> {
+    if let Some(logs) = logs {
+        std::fs::create_dir_all(logs)
+            .with_context(|| format!("cannot create {}", logs.display()))?;
+    }
+    let module_dir = extmod_dir.join("rust_oops");
+    let images = Images::open(&objtree.join("vmlinux"), &module_dir)?;
+    let mut all_ok = true;
+    let mut results = Vec::new();
+    let mut scenario_frames = Vec::new();
+    let modinfo_path = objtree.join("modules.builtin.modinfo");
+    let builtin_modinfo = std::fs::read(&modinfo_path).unwrap_or_default();
+    for scenario in SCENARIOS {
+        let cmdline = trigger(scenario, &builtin_modinfo, &modinfo_path)?;
+        let (boot, log) = boot_scenario(scenario, objtree, &module_dir, &cmdline)?;
+        if let Some(logs) = logs {
+            let kept = logs.join(format!("{}.log", scenario.log_name()));
+            std::fs::write(&kept, &log)
+                .with_context(|| format!("cannot write {}", kept.display()))?;
+        }
+        let result = check_scenario(scenario, &images, cmdline, boot, log);
+        all_ok &= result.ok;
+        if !json {
+            print_scenario(scenario, &result);
+        }
+        scenario_frames.push((scenario.name, scenario.what, result.ok, result.checks.clone()));
+        results.push(scenario_json(scenario, &result));
+    }
+    if let Some(path) = html {
+        write_html(path, &images, &scenario_frames)?;
+        eprintln!("kallsyms-check: HTML report {}", path.display());
+    }
+    if json {
+        println!("{}", serde_json::to_string_pretty(&results)?);
+    }
+    Ok(all_ok)
+}
+
+/// What the kernel command line needs to trigger the scenario: nothing for a module, the
+/// built-in sample's trigger parameter (read from `modules.builtin.modinfo`) otherwise.
+fn trigger(
+    scenario: &Scenario,
+    builtin_modinfo: &[u8],
+    modinfo_path: &Path,
+) -> anyhow::Result<String> {
+    Ok(match scenario.ending {
+        None => String::new(),
+        Some(ending) => trigger_argument(builtin_modinfo, ending).with_context(|| {
+            format!(
+                "{} lists no built-in rust_long_symbols sample with a trigger parameter: build the kernel with the demo series and CONFIG_SAMPLE_RUST_LONG_SYMBOLS=y",
+                modinfo_path.display()
+            )
+        })?,
+    })
+}
+
+/// Boots the demo kernel with the scenario's module loaded or `cmdline` added, then reads the
+/// scenario's symbols in `/proc/kallsyms`; returns the boot and its console log.
+fn boot_scenario(
+    scenario: &Scenario,
+    objtree: &Path,
+    module_dir: &Path,
+    cmdline: &str,
+) -> anyhow::Result<(qemu::Boot, String)> {
+    let dir = tempfile::tempdir()?;
+    let mut guest = Guest {
+        busybox: "/bin/busybox".into(),
+        modules: Vec::new(),
+        steps: vec![format!("grep {} /proc/kallsyms", scenario.symbols)],
+    };
+    if let Some(module) = scenario.module {
+        guest.modules.push(module_dir.join(format!("{module}.ko")));
+        guest.steps.insert(0, format!("insmod /lib/modules/{module}.ko"));
+    }
+    let step = progress::start(&format!("scenario {}", scenario.name));
+    let boot = qemu::boot_guest(
+        &objtree.join("arch/x86/boot/bzImage"),
+        &guest,
+        dir.path(),
+        |config| {
+            config.timeout = Duration::from_secs(120);
+            config.append = cmdline.to_owned();
+        },
+        &mut |line| step.message(line),
+    )?;
+    step.done(&boot.describe());
+    let log = std::fs::read_to_string(&boot.log)?;
+    Ok((boot, log))
+}
+
+/// What one scenario's boot showed, checked.
+struct ScenarioResult {
+    /// What the kernel command line had added to trigger it (empty for a module).
+    cmdline: String,
+    /// The boot.
+    boot: qemu::Boot,
+    /// Its console log.
+    log: String,
+    /// The oops reports of the log.
+    reports: Vec<oops::Report>,
+    /// Their Rust frames, checked.
+    checks: Vec<FrameCheck>,
+    /// What the guest's /proc/kallsyms holds of the scenario's code, read after the oops.
+    kallsyms: Vec<KallsymsEntry>,
+    /// The frames of the scenario's code printed with a name /proc/kallsyms does not hold.
+    missing: Vec<String>,
+    /// Whether the function it said it would die in is the symbol at the address it printed.
+    identity: Option<bool>,
+    /// Every check holds.
+    ok: bool,
+}
+
+/// Checks a scenario's boot: its one oops, its Rust frames against `images`, and its frames'
+/// names against the guest's `/proc/kallsyms`.
+fn check_scenario(
+    scenario: &Scenario,
+    images: &Images,
+    cmdline: String,
+    boot: qemu::Boot,
+    log: String,
+) -> ScenarioResult {
+    let reports = oops::parse_log(&log);
+    let checks = images.check(&reports);
+    // What the guest's /proc/kallsyms holds of the scenario's code, read after the oops.
+    let kallsyms = boot
+        .console
+        .steps
+        .last()
+        .map(|s| parse_proc_kallsyms(&s.output.join("\n")))
+        .unwrap_or_default();
+    let missing: Vec<String> = checks
+        .iter()
+        .filter(|c| c.module.as_deref() == scenario.module)
+        .filter(|c| scenario.module.is_some() || c.printed.contains(scenario.symbols))
+        .map(|c| c.printed.as_str())
+        .filter(|printed| !kallsyms.iter().any(|e| e.name == *printed))
+        .map(str::to_owned)
+        .collect();
+    let identity = identity_matches(&log, &kallsyms);
+    // One oops per scenario: a second one means the kernel broke while reporting.
+    let ok = boot.outcome() == Outcome::Completed
+        && reports.len() == 1
+        && !checks.is_empty()
+        && checks.iter().all(FrameCheck::ok)
+        && !kallsyms.is_empty()
+        && missing.is_empty()
+        && identity != Some(false);
+    ScenarioResult { cmdline, boot, log, reports, checks, kallsyms, missing, identity, ok }
+}
+
+/// Prints a scenario's result as text: the verdict, each frame, and what went wrong.
+fn print_scenario(scenario: &Scenario, result: &ScenarioResult) {
+    let how =
+        if result.cmdline.is_empty() { String::new() } else { format!(" ({})", result.cmdline) };
+    println!(
+        "{}{how}: {}: {}",
+        scenario.name,
+        scenario.what,
+        if result.ok { "ok" } else { "FAILED" }
+    );
+    println!(
+        "  {} report(s), {} Rust frame(s); boot: {}",
+        result.reports.len(),
+        result.checks.len(),
+        result.boot.describe()
+    );
+    print_checks(&result.checks);
+    println!(
+        "  /proc/kallsyms in the guest: {} symbols of {}, {}",
+        result.kallsyms.len(),
+        scenario.symbols,
+        if result.missing.is_empty() {
+            "every printed frame among them".to_owned()
+        } else {
+            format!("missing: {}", result.missing.join(", "))
+        }
+    );
+    match result.identity {
+        Some(true) => println!(
+            "  the function it said it would die in is the symbol at the address it printed"
+        ),
+        Some(false) => {
+            println!("  FAIL: the address it printed is not the function it said it would die in")
+        }
+        None => {}
+    }
+    if result.reports.len() > 1 {
+        println!("  the kernel oopsed {} times; console excerpt:", result.reports.len());
+        let second = result.reports[1].lines.0;
+        for line in result.log.lines().skip(second.saturating_sub(2)).take(6) {
+            println!("    {line}");
+        }
+    }
+}
+
+/// A scenario's result for `--json`.
+fn scenario_json(scenario: &Scenario, result: &ScenarioResult) -> serde_json::Value {
+    serde_json::json!({
+        "scenario": scenario.name,
+        "cmdline": result.cmdline,
+        "ok": result.ok,
+        "reports": result.reports.len(),
+        "frames": result.checks,
+        "proc_kallsyms_symbols": result.kallsyms.len(),
+        "missing_from_proc_kallsyms": result.missing,
+        "identity_matches": result.identity,
+    })
 }
