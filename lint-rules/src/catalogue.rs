@@ -4,9 +4,9 @@
 use std::fmt;
 
 use crate::rules::{
-    self, Check, doc_first_sentence, expect_over_allow, invariant_comment, module_docs, no_panic,
-    panics_section, safety_comment, safety_section, safety_todo, spdx, srctree_links,
-    vertical_imports,
+    self, Check, doc_first_sentence, expect_over_allow, infallible_alloc, invariant_comment,
+    module_docs, no_panic, panics_section, safety_comment, safety_section, safety_todo, spdx,
+    srctree_links, vertical_imports,
 };
 
 /// How seriously a finding is taken: errors make `lint-rules check` exit 1.
@@ -85,20 +85,7 @@ pub static RULES: &[Rule] = &[
     vertical_imports::RULE,
     no_panic::RULE,
     panics_section::RULE,
-    Rule {
-        id: "infallible-alloc",
-        summary: "allocations take GFP flags and can fail (`KBox::new(x, GFP_KERNEL)?`)",
-        rationale: "Kernel allocations can fail and need flags saying how to allocate; the \
-                    kernel's `KBox`, `KVec` and `Arc` take `Flags` and return `Result` \
-                    (rust/kernel/alloc.rs; Documentation/rust/general-information.rst). \
-                    `Box::new(x)`, `vec![]` and `v.push(x)` without flags are the infallible \
-                    userspace spellings.",
-        good: "let b = KBox::new(42, GFP_KERNEL)?;\nlet mut v = KVec::new();\nv.push(1, GFP_KERNEL)?;\n",
-        bad: "let b = Box::new(42);\nlet mut v = Vec::new();\nv.push(1);\n",
-        default_level: Level::Error,
-        clippy: &[],
-        check: Check { node: Some(rules::infallible_alloc_node), ..Check::NONE },
-    },
+    infallible_alloc::RULE,
     Rule {
         id: "no-float",
         summary: "no floating point in kernel code",

@@ -78,7 +78,7 @@ fixtures! {
     panics_section:
         "src/rules/panics_section/fixture.rs" as "rust/kernel/panics_section.rs",
     infallible_alloc:
-        "tests/fixtures/rust/kernel/infallible_alloc.rs" as "rust/kernel/infallible_alloc.rs",
+        "src/rules/infallible_alloc/fixture.rs" as "rust/kernel/infallible_alloc.rs",
     no_float:
         "tests/fixtures/rust/kernel/no_float.rs" as "rust/kernel/no_float.rs",
     core_ffi_types:

@@ -9,7 +9,7 @@
 
 use std::ops::Range;
 
-use ra_ap_syntax::ast::{self, AstNode, AstToken, HasArgList, HasName};
+use ra_ap_syntax::ast::{self, AstNode, AstToken, HasName};
 use ra_ap_syntax::{Edition, SourceFile, SyntaxKind, SyntaxNode, SyntaxToken, T};
 
 use crate::catalogue::{Level, RULES};
@@ -18,6 +18,7 @@ use crate::suppress::{self, Suppression};
 
 pub(crate) mod doc_first_sentence;
 pub(crate) mod expect_over_allow;
+pub(crate) mod infallible_alloc;
 pub(crate) mod invariant_comment;
 pub(crate) mod module_docs;
 pub(crate) mod no_panic;
@@ -30,9 +31,7 @@ pub(crate) mod srctree_links;
 mod util;
 pub(crate) mod vertical_imports;
 
-use util::{
-    attr_parts, const_by_ancestors, has_attr_named, in_token_tree, is_trivia, next_code, prev_code,
-};
+use util::{attr_parts, has_attr_named, in_token_tree, is_trivia, next_code, prev_code};
 
 pub use no_panic::exempt as no_panic_exempt;
 
@@ -330,99 +329,6 @@ fn doc_blocks(tokens: &[SyntaxToken]) -> Vec<DocBlock<'_>> {
         blocks.push(b);
     }
     blocks
-}
-
-// ---------------------------------------------------------------------------------------------
-// infallible-alloc
-
-const BOX_LIKE: &[&str] = &["Box", "KBox", "VBox", "KVBox", "Arc", "UniqueArc", "Rc"];
-const VEC_LIKE: &[&str] = &["Vec", "KVec", "VVec", "KVVec", "String"];
-
-pub(crate) fn infallible_alloc_node(cx: &mut Cx<'_>, node: &SyntaxNode) {
-    if !cx.kernel_code()
-        || !matches!(
-            node.kind(),
-            SyntaxKind::CALL_EXPR | SyntaxKind::METHOD_CALL_EXPR | SyntaxKind::MACRO_CALL
-        )
-    {
-        return;
-    }
-    // Compile-time code cannot allocate: a `push` there is a const builder's (nova-core's
-    // `ModInfoBuilder::push` in a `const fn`).
-    if const_by_ancestors(node) == Some(true) {
-        return;
-    }
-    if let Some(c) = ast::CallExpr::cast(node.clone()) {
-        alloc_call(cx, &c);
-    } else if let Some(m) = ast::MethodCallExpr::cast(node.clone()) {
-        alloc_method(cx, &m);
-    } else if let Some(m) = ast::MacroCall::cast(node.clone()) {
-        alloc_macro(cx, &m);
-    }
-}
-
-fn alloc_call(cx: &mut Cx<'_>, c: &ast::CallExpr) {
-    let Some(ast::Expr::PathExpr(p)) = c.expr() else { return };
-    let Some(path) = p.path() else { return };
-    let segs: Vec<String> = path
-        .segments()
-        .map(|s| s.name_ref().map(|n| n.text().to_string()).unwrap_or_default())
-        .collect();
-    let args = c.arg_list().map_or(0, |a| a.args().count());
-    let [.., ty, func] = segs.as_slice() else { return };
-    let infallible = (BOX_LIKE.contains(&ty.as_str())
-        && matches!(func.as_str(), "new" | "pin" | "new_uninit")
-        && args == usize::from(func != "new_uninit"))
-        || (VEC_LIKE.contains(&ty.as_str()) && func == "with_capacity" && args == 1);
-    if infallible {
-        let r = c.syntax().text_range();
-        cx.push(
-            "infallible-alloc",
-            r.start().into(),
-            r.end().into(),
-            format!("`{ty}::{func}` without allocation flags"),
-            Some("pass flags and handle the error: `KBox::new(x, GFP_KERNEL)?`"),
-        );
-    }
-}
-
-fn alloc_method(cx: &mut Cx<'_>, m: &ast::MethodCallExpr) {
-    let Some(name) = m.name_ref() else { return };
-    let args = m.arg_list().map_or(0, |a| a.args().count());
-    let infallible = match name.text().to_string().as_str() {
-        "push" | "extend_from_slice" | "reserve" => args == 1,
-        "to_vec" => args == 0,
-        _ => false,
-    };
-    if infallible {
-        let r = name.syntax().text_range();
-        cx.push(
-            "infallible-alloc",
-            r.start().into(),
-            r.end().into(),
-            format!("`.{}()` without allocation flags", name.text()),
-            Some("the kernel's `KVec` methods take flags and return `Result`: `v.push(x, GFP_KERNEL)?`"),
-        );
-    }
-}
-
-fn alloc_macro(cx: &mut Cx<'_>, m: &ast::MacroCall) {
-    if let Some(name) = m.path().and_then(|p| p.segment()).map(|s| s.to_string())
-        && (name == "vec" || name == "format")
-    {
-        let r = m.syntax().text_range();
-        cx.push(
-            "infallible-alloc",
-            r.start().into(),
-            r.end().into(),
-            format!("`{name}!` allocates infallibly"),
-            Some(if name == "vec" {
-                "build a `KVec` with `KVec::with_capacity(n, GFP_KERNEL)?` and `push(x, GFP_KERNEL)?`"
-            } else {
-                "use `CString::try_from_fmt(fmt!(...))?`"
-            }),
-        );
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
