@@ -5,8 +5,8 @@ use std::fmt;
 
 use crate::rules::{
     self, Check, doc_first_sentence, expect_over_allow, infallible_alloc, invariant_comment,
-    module_docs, no_panic, panics_section, safety_comment, safety_section, safety_todo, spdx,
-    srctree_links, vertical_imports,
+    module_docs, no_float, no_panic, panics_section, safety_comment, safety_section, safety_todo,
+    spdx, srctree_links, vertical_imports,
 };
 
 /// How seriously a finding is taken: errors make `lint-rules check` exit 1.
@@ -86,19 +86,7 @@ pub static RULES: &[Rule] = &[
     no_panic::RULE,
     panics_section::RULE,
     infallible_alloc::RULE,
-    Rule {
-        id: "no-float",
-        summary: "no floating point in kernel code",
-        rationale: "Kernel code does not use floating point: the FPU state belongs to user space \
-                    and is only usable inside `kernel_fpu_begin()`/`kernel_fpu_end()` from C \
-                    (Documentation/core-api/floating-point.rst); the kernel's Rust target \
-                    disables the FPU.",
-        good: "let percent = used * 100 / total;\n",
-        bad: "let percent = used as f64 / total as f64 * 100.0;\n",
-        default_level: Level::Error,
-        clippy: &["clippy::float_arithmetic"],
-        check: Check { token: Some(rules::no_float_token), ..Check::NONE },
-    },
+    no_float::RULE,
     Rule {
         id: "leaf-bindings",
         summary: "drivers and samples do not use `bindings` directly",

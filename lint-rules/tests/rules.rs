@@ -80,7 +80,7 @@ fixtures! {
     infallible_alloc:
         "src/rules/infallible_alloc/fixture.rs" as "rust/kernel/infallible_alloc.rs",
     no_float:
-        "tests/fixtures/rust/kernel/no_float.rs" as "rust/kernel/no_float.rs",
+        "src/rules/no_float/fixture.rs" as "rust/kernel/no_float.rs",
     core_ffi_types:
         "tests/fixtures/rust/kernel/core_ffi_types.rs" as "rust/kernel/core_ffi_types.rs",
     expect_over_allow:

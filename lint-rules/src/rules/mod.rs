@@ -21,6 +21,7 @@ pub(crate) mod expect_over_allow;
 pub(crate) mod infallible_alloc;
 pub(crate) mod invariant_comment;
 pub(crate) mod module_docs;
+pub(crate) mod no_float;
 pub(crate) mod no_panic;
 pub(crate) mod panics_section;
 pub(crate) mod safety_comment;
@@ -31,7 +32,7 @@ pub(crate) mod srctree_links;
 mod util;
 pub(crate) mod vertical_imports;
 
-use util::{attr_parts, has_attr_named, in_token_tree, is_trivia, next_code, prev_code};
+use util::{attr_parts, has_attr_named, is_trivia, next_code, prev_code};
 
 pub use no_panic::exempt as no_panic_exempt;
 
@@ -329,42 +330,6 @@ fn doc_blocks(tokens: &[SyntaxToken]) -> Vec<DocBlock<'_>> {
         blocks.push(b);
     }
     blocks
-}
-
-// ---------------------------------------------------------------------------------------------
-// no-float
-
-pub(crate) fn no_float_token(cx: &mut Cx<'_>, i: usize) {
-    if !cx.kernel_code() {
-        return;
-    }
-    let t = &cx.tokens[i];
-    let s = t.text();
-    let message = match t.kind() {
-        SyntaxKind::FLOAT_NUMBER => format!("floating-point literal `{s}`"),
-        // `1f32`; `0x1f32` is an integer.
-        SyntaxKind::INT_NUMBER
-            if !s.starts_with("0x") && (s.ends_with("f32") || s.ends_with("f64")) =>
-        {
-            format!("floating-point literal `{s}`")
-        }
-        SyntaxKind::IDENT
-            if (s == "f32" || s == "f64") && !in_token_tree(t) && !impl_self_type(t) =>
-        {
-            format!("floating-point type `{s}`")
-        }
-        _ => return,
-    };
-    cx.push_token("no-float", t, message, None);
-}
-
-/// Whether a token is in the self type of an `impl` (`unsafe impl Zeroable for f32 {}`):
-/// implementing a trait for a float type does not use floating point.
-fn impl_self_type(t: &SyntaxToken) -> bool {
-    t.parent_ancestors()
-        .find_map(ast::Impl::cast)
-        .and_then(|i| i.self_ty())
-        .is_some_and(|ty| ty.syntax().text_range().contains_range(t.text_range()))
 }
 
 // ---------------------------------------------------------------------------------------------
