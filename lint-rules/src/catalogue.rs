@@ -5,8 +5,8 @@ use std::fmt;
 
 use crate::rules::{
     self, Check, doc_first_sentence, expect_over_allow, infallible_alloc, invariant_comment,
-    module_docs, no_float, no_panic, panics_section, safety_comment, safety_section, safety_todo,
-    spdx, srctree_links, vertical_imports,
+    leaf_bindings, module_docs, no_float, no_panic, panics_section, safety_comment, safety_section,
+    safety_todo, spdx, srctree_links, vertical_imports,
 };
 
 /// How seriously a finding is taken: errors make `lint-rules check` exit 1.
@@ -87,19 +87,7 @@ pub static RULES: &[Rule] = &[
     panics_section::RULE,
     infallible_alloc::RULE,
     no_float::RULE,
-    Rule {
-        id: "leaf-bindings",
-        summary: "drivers and samples do not use `bindings` directly",
-        rationale: "\"Rust code in leaf modules (e.g. drivers) should not use the C bindings \
-                    directly. Instead, subsystems should provide as-safe-as-possible \
-                    abstractions as needed\" (Documentation/rust/general-information.rst, \
-                    \"Abstractions vs. bindings\").",
-        good: "use kernel::sync::Mutex;\n",
-        bad: "let r = unsafe { kernel::bindings::mutex_lock(m) };\n",
-        default_level: Level::Error,
-        clippy: &[],
-        check: Check { file: Some(rules::leaf_bindings_file), ..Check::NONE },
-    },
+    leaf_bindings::RULE,
     expect_over_allow::RULE,
     Rule {
         id: "core-ffi-types",

@@ -92,9 +92,9 @@ fixtures! {
     parse_error:
         "tests/fixtures/rust/kernel/does_not_parse.rs" as "rust/kernel/does_not_parse.rs",
     leaf_bindings:
-        "tests/fixtures/drivers/misc/leaf_bindings.rs" as "drivers/misc/leaf_bindings.rs",
+        "src/rules/leaf_bindings/fixture.rs" as "drivers/misc/leaf_bindings.rs",
     local_bindings:
-        "tests/fixtures/drivers/misc/local_bindings.rs" as "drivers/misc/local_bindings.rs",
+        "src/rules/leaf_bindings/fixture_local_bindings.rs" as "drivers/misc/local_bindings.rs",
     host_code:
         "tests/fixtures/rust/macros/host_code.rs" as "rust/macros/host_code.rs",
 }

@@ -9,7 +9,7 @@
 
 use std::ops::Range;
 
-use ra_ap_syntax::ast::{self, AstNode, AstToken, HasName};
+use ra_ap_syntax::ast::{self, AstNode, AstToken};
 use ra_ap_syntax::{Edition, SourceFile, SyntaxKind, SyntaxNode, SyntaxToken, T};
 
 use crate::catalogue::{Level, RULES};
@@ -20,6 +20,7 @@ pub(crate) mod doc_first_sentence;
 pub(crate) mod expect_over_allow;
 pub(crate) mod infallible_alloc;
 pub(crate) mod invariant_comment;
+pub(crate) mod leaf_bindings;
 pub(crate) mod module_docs;
 pub(crate) mod no_float;
 pub(crate) mod no_panic;
@@ -330,74 +331,6 @@ fn doc_blocks(tokens: &[SyntaxToken]) -> Vec<DocBlock<'_>> {
         blocks.push(b);
     }
     blocks
-}
-
-// ---------------------------------------------------------------------------------------------
-// leaf-bindings
-
-/// A file check, not a token check: it first looks at the whole file for a `bindings` of the
-/// file's own.
-pub(crate) fn leaf_bindings_file(cx: &mut Cx<'_>) {
-    if cx.file.kind != FileKind::Leaf {
-        return;
-    }
-    let tokens = cx.tokens;
-    let local_bindings = binds_bindings_locally(cx.root);
-    for (i, t) in tokens.iter().enumerate() {
-        if t.kind() != SyntaxKind::IDENT || t.text() != "bindings" {
-            continue;
-        }
-        let prev = prev_code(tokens, i);
-        let next = next_code(tokens, i).map(|n| n.kind());
-        let via_kernel = prev.is_some_and(|(j, p)| {
-            p.kind() == T![::] && prev_code(tokens, j).is_some_and(|(_, k)| k.text() == "kernel")
-        });
-        // A bare `bindings::` names the kernel's crate, unless the file gives the name to a
-        // module of its own (nova-core's `use r570_144 as bindings;`, firmware ABI types).
-        let bare = prev.is_none_or(|(_, p)| p.kind() != T![::] && p.kind() != T![.])
-            && next == Some(T![::])
-            && !local_bindings;
-        let in_use_list = prev.is_some_and(|(_, p)| matches!(p.kind(), T!['{'] | T![,]))
-            && t.parent_ancestors().any(|n| n.kind() == SyntaxKind::USE);
-        if via_kernel || bare || in_use_list {
-            cx.push_token(
-                "leaf-bindings",
-                t,
-                "a leaf module uses the C `bindings` directly".to_owned(),
-                Some("use (or add) a safe abstraction in the `kernel` crate"),
-            );
-        }
-    }
-}
-
-/// Whether the file gives the name `bindings` to something other than the kernel's crate:
-/// `mod bindings`, `use x as bindings`, or `use super::bindings` (a path not from `kernel`).
-fn binds_bindings_locally(root: &SyntaxNode) -> bool {
-    root.descendants().any(|n| {
-        if let Some(m) = ast::Module::cast(n.clone()) {
-            return m.name().is_some_and(|name| name.text() == "bindings");
-        }
-        let Some(tree) = ast::UseTree::cast(n) else { return false };
-        // The whole path, from the outermost tree of the `use` down to this one.
-        let mut segments: Vec<String> = Vec::new();
-        for t in tree.syntax().ancestors().filter_map(ast::UseTree::cast) {
-            if let Some(p) = t.path() {
-                let mut own: Vec<String> = p.segments().map(|s| s.to_string()).collect();
-                own.extend(segments);
-                segments = own;
-            }
-        }
-        let name = match tree.rename() {
-            Some(r) => r.name().map(|n| n.text().to_string()),
-            None if tree.use_tree_list().is_none() && tree.star_token().is_none() => {
-                segments.last().cloned()
-            }
-            None => None,
-        };
-        let from_kernel = segments.first().is_some_and(|s| s == "kernel")
-            && segments.last().is_some_and(|s| s == "bindings");
-        name.as_deref() == Some("bindings") && !from_kernel
-    })
 }
 
 // ---------------------------------------------------------------------------------------------
