@@ -4,9 +4,9 @@
 use std::fmt;
 
 use crate::rules::{
-    self, Check, doc_first_sentence, expect_over_allow, infallible_alloc, invariant_comment,
-    leaf_bindings, module_docs, no_float, no_panic, panics_section, safety_comment, safety_section,
-    safety_todo, spdx, srctree_links, vertical_imports,
+    Check, core_ffi_types, doc_first_sentence, expect_over_allow, infallible_alloc,
+    invariant_comment, leaf_bindings, module_docs, no_float, no_panic, panics_section,
+    safety_comment, safety_section, safety_todo, spdx, srctree_links, vertical_imports,
 };
 
 /// How seriously a finding is taken: errors make `lint-rules check` exit 1.
@@ -89,19 +89,7 @@ pub static RULES: &[Rule] = &[
     no_float::RULE,
     leaf_bindings::RULE,
     expect_over_allow::RULE,
-    Rule {
-        id: "core-ffi-types",
-        summary: "C types come from the kernel's `ffi` crate, not `core::ffi`",
-        rationale: "\"The kernel does not use `core::ffi`, so it can customise the mapping that \
-                    deviates from the platform default\" (rust/ffi.rs): `c_char` is `u8` and \
-                    `c_long` is `isize` in the kernel. clippy's `disallowed-types` cannot \
-                    express this, because it sees through the type aliases.",
-        good: "use kernel::ffi::c_int;\n",
-        bad: "use core::ffi::c_int;\n",
-        default_level: Level::Error,
-        clippy: &[],
-        check: Check { token: Some(rules::core_ffi_types_token), ..Check::NONE },
-    },
+    core_ffi_types::RULE,
     Rule {
         id: "bad-suppression",
         summary: "a suppression names known rules and gives a reason",

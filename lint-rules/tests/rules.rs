@@ -82,7 +82,7 @@ fixtures! {
     no_float:
         "src/rules/no_float/fixture.rs" as "rust/kernel/no_float.rs",
     core_ffi_types:
-        "tests/fixtures/rust/kernel/core_ffi_types.rs" as "rust/kernel/core_ffi_types.rs",
+        "src/rules/core_ffi_types/fixture.rs" as "rust/kernel/core_ffi_types.rs",
     expect_over_allow:
         "src/rules/expect_over_allow/fixture.rs" as "rust/kernel/expect_over_allow.rs",
     suppressions:

@@ -10,12 +10,13 @@
 use std::ops::Range;
 
 use ra_ap_syntax::ast::{self, AstNode, AstToken};
-use ra_ap_syntax::{Edition, SourceFile, SyntaxKind, SyntaxNode, SyntaxToken, T};
+use ra_ap_syntax::{Edition, SourceFile, SyntaxKind, SyntaxNode, SyntaxToken};
 
 use crate::catalogue::{Level, RULES};
 use crate::finding::{Finding, LineIndex, Origin};
 use crate::suppress::{self, Suppression};
 
+pub(crate) mod core_ffi_types;
 pub(crate) mod doc_first_sentence;
 pub(crate) mod expect_over_allow;
 pub(crate) mod infallible_alloc;
@@ -33,7 +34,7 @@ pub(crate) mod srctree_links;
 mod util;
 pub(crate) mod vertical_imports;
 
-use util::{attr_parts, has_attr_named, is_trivia, next_code, prev_code};
+use util::{attr_parts, has_attr_named};
 
 pub use no_panic::exempt as no_panic_exempt;
 
@@ -331,63 +332,6 @@ fn doc_blocks(tokens: &[SyntaxToken]) -> Vec<DocBlock<'_>> {
         blocks.push(b);
     }
     blocks
-}
-
-// ---------------------------------------------------------------------------------------------
-// core-ffi-types
-
-const MAPPED_C_TYPES: &[&str] = &[
-    "c_char",
-    "c_schar",
-    "c_uchar",
-    "c_short",
-    "c_ushort",
-    "c_int",
-    "c_uint",
-    "c_long",
-    "c_ulong",
-    "c_longlong",
-    "c_ulonglong",
-];
-
-pub(crate) fn core_ffi_types_token(cx: &mut Cx<'_>, i: usize) {
-    let tokens = cx.tokens;
-    let t = &tokens[i];
-    if t.kind() != SyntaxKind::IDENT
-        || !cx.kernel_code()
-        || cx.file.is_ffi_crate
-        || t.text() != "ffi"
-    {
-        return;
-    }
-    let prev = prev_code(tokens, i);
-    let from_core = prev.is_some_and(|(j, p)| {
-        p.kind() == T![::] && prev_code(tokens, j).is_some_and(|(_, k)| k.text() == "core")
-    });
-    if from_core && next_code(tokens, i).map(|n| n.kind()) == Some(T![::]) {
-        // `core::ffi::c_int` or `core::ffi::{c_int, c_void}`.
-        let rest: Vec<&SyntaxToken> =
-            tokens[i + 1..].iter().filter(|t| !is_trivia(t)).take(64).collect();
-        let names: Vec<&str> = match rest.get(1).map(|t| t.kind()) {
-            Some(T!['{']) => {
-                rest[2..].iter().take_while(|t| t.kind() != T!['}']).map(|t| t.text()).collect()
-            }
-            _ => rest.get(1).map(|t| t.text()).into_iter().collect(),
-        };
-        let mapped: Vec<&str> = names.into_iter().filter(|n| MAPPED_C_TYPES.contains(n)).collect();
-        if !mapped.is_empty() {
-            cx.push_token(
-                "core-ffi-types",
-                t,
-                format!(
-                    "C type{} `{}` taken from `core::ffi`, not the kernel's `ffi` crate",
-                    if mapped.len() > 1 { "s" } else { "" },
-                    mapped.join("`, `")
-                ),
-                Some("use `kernel::ffi` (or `crate::ffi` in the kernel crate): the kernel maps some C types differently"),
-            );
-        }
-    }
 }
 
 #[cfg(test)]
