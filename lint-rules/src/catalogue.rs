@@ -4,9 +4,10 @@
 use std::fmt;
 
 use crate::rules::{
-    Check, core_ffi_types, doc_first_sentence, expect_over_allow, infallible_alloc,
-    invariant_comment, leaf_bindings, module_docs, no_float, no_panic, panics_section,
-    safety_comment, safety_section, safety_todo, spdx, srctree_links, vertical_imports,
+    Check, bad_suppression, core_ffi_types, doc_first_sentence, expect_over_allow,
+    infallible_alloc, invariant_comment, leaf_bindings, module_docs, no_float, no_panic,
+    panics_section, safety_comment, safety_section, safety_todo, spdx, srctree_links,
+    unused_suppression, vertical_imports,
 };
 
 /// How seriously a finding is taken: errors make `lint-rules check` exit 1.
@@ -90,28 +91,8 @@ pub static RULES: &[Rule] = &[
     leaf_bindings::RULE,
     expect_over_allow::RULE,
     core_ffi_types::RULE,
-    Rule {
-        id: "bad-suppression",
-        summary: "a suppression names known rules and gives a reason",
-        rationale: "A suppression is a reviewed exception: `// lint-allow(rule): reason` must say \
-                    why, like the guidelines ask of `#[allow]` and `// SAFETY:`.",
-        good: "// lint-allow(no-panic): the table is built at init and never empty.\nlet x = t.first().unwrap();\n",
-        bad: "// lint-allow(no-panic)\nlet x = t.first().unwrap();\n",
-        default_level: Level::Error,
-        clippy: &[],
-        check: Check::NONE,
-    },
-    Rule {
-        id: "unused-suppression",
-        summary: "a suppression that suppresses nothing is removed",
-        rationale: "Like `#[expect]` over `#[allow]` (Documentation/rust/coding-guidelines.rst, \
-                    \"Lints\"): stale exceptions hide future findings.",
-        good: "let x = 1;\n",
-        bad: "// lint-allow(no-panic): was needed once.\nlet x = 1;\n",
-        default_level: Level::Warning,
-        clippy: &[],
-        check: Check::NONE,
-    },
+    bad_suppression::RULE,
+    unused_suppression::RULE,
 ];
 
 /// The rule with this id.

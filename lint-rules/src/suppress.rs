@@ -8,8 +8,8 @@
 use ra_ap_syntax::ast::{self, AstNode, AstToken};
 use ra_ap_syntax::{SyntaxKind, SyntaxNode, SyntaxToken};
 
-use crate::catalogue::{self, Level};
 use crate::finding::{Finding, LineIndex, Origin, Span};
+use crate::rules::{bad_suppression, unused_suppression};
 
 /// Which form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,13 +131,12 @@ pub struct Applied {
 pub fn apply(file: &str, findings: Vec<Finding>, suppressions: &[Suppression]) -> Applied {
     let mut used = vec![false; suppressions.len()];
     let mut out = Applied::default();
-    let valid: Vec<bool> = suppressions
-        .iter()
-        .map(|s| s.reason.is_some() && s.rules.iter().all(|r| known_rule(r)) && !s.rules.is_empty())
-        .collect();
+    let problems: Vec<Option<String>> = suppressions.iter().map(bad_suppression::problem).collect();
     for f in findings {
         let hit = suppressions.iter().enumerate().position(|(k, s)| {
-            valid[k] && s.rules.contains(&f.rule) && (s.lines.0..=s.lines.1).contains(&f.span.line)
+            problems[k].is_none()
+                && s.rules.contains(&f.rule)
+                && (s.lines.0..=s.lines.1).contains(&f.span.line)
         });
         match hit {
             Some(k) => {
@@ -148,30 +147,18 @@ pub fn apply(file: &str, findings: Vec<Finding>, suppressions: &[Suppression]) -
         }
     }
     for (k, s) in suppressions.iter().enumerate() {
-        let (rule, message) = if !valid[k] {
-            let unknown: Vec<&str> =
-                s.rules.iter().filter(|r| !known_rule(r)).map(String::as_str).collect();
-            let message = if s.rules.is_empty() {
-                "suppression names no rule".to_owned()
-            } else if !unknown.is_empty() {
-                format!("suppression names unknown rule `{}`", unknown.join("`, `"))
-            } else {
-                "suppression without a reason".to_owned()
-            };
-            ("bad-suppression", message)
+        let (rule, message) = if let Some(problem) = &problems[k] {
+            (&bad_suppression::RULE, problem.clone())
         } else if !used[k] {
-            (
-                "unused-suppression",
-                format!("suppression of `{}` suppresses nothing", s.rules.join("`, `")),
-            )
+            (&unused_suppression::RULE, unused_suppression::message(s))
         } else {
             continue;
         };
         out.findings.push(Finding {
             file: file.to_owned(),
             span: s.span.clone(),
-            rule: rule.to_owned(),
-            level: catalogue::rule(rule).map_or(Level::Error, |r| r.default_level),
+            rule: rule.id.to_owned(),
+            level: rule.default_level,
             message,
             help: Some(
                 "write `// lint-allow(rule-id): why this is fine` (or `lint-allow-item`)"
@@ -182,8 +169,4 @@ pub fn apply(file: &str, findings: Vec<Finding>, suppressions: &[Suppression]) -
     }
     out.findings.sort_by_key(|f| f.span.start);
     out
-}
-
-fn known_rule(r: &str) -> bool {
-    catalogue::rule(r).is_some() || r.starts_with("clippy::") || r == "parse-error"
 }

@@ -16,6 +16,7 @@ use crate::catalogue::{Level, RULES};
 use crate::finding::{Finding, LineIndex, Origin};
 use crate::suppress::{self, Suppression};
 
+pub(crate) mod bad_suppression;
 pub(crate) mod core_ffi_types;
 pub(crate) mod doc_first_sentence;
 pub(crate) mod expect_over_allow;
@@ -31,6 +32,7 @@ pub(crate) mod safety_section;
 pub(crate) mod safety_todo;
 pub(crate) mod spdx;
 pub(crate) mod srctree_links;
+pub(crate) mod unused_suppression;
 mod util;
 pub(crate) mod vertical_imports;
 
