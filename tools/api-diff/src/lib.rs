@@ -3,15 +3,51 @@
 //! (`RUSTC_BOOTSTRAP=1 rustdoc -Z unstable-options --output-format json`) through the
 //! `rustdoc-types` crate, whose release must match the JSON's format version ([`FORMAT_VERSION`]).
 //!
-//! [`read_crate`] and [`parse_crate`] check the JSON's `format_version` before anything else;
-//! [`url()`] and [`member_url`] say where rustdoc's HTML puts an item's page.
+//! [`read_crate`] and [`parse_crate`] check the JSON's `format_version` before anything else.
+//! [`api()`] walks a crate's public module tree into an [`Api`]; [`diff()`] compares two of them
+//! into a [`Diff`]: items added, removed, moved and changed, each with its rustdoc page in the
+//! versions where it exists ([`url()`], [`member_url`]) and, for changes, short reasons.
+//! [`summary`] counts them; [`render_text`] and [`render_html`] show them. Only [`read_crate`]
+//! and [`diff_files`] do I/O.
+//!
+//! # What is compared
+//!
+//! The items reachable from the crate root through public modules and `pub use` (globs
+//! included), under their canonical path (where they are defined, or for an item of a private
+//! module the shortest path that re-exports it), with the other paths that reach them.
+//! Functions: parameter and return types, generic parameters, bounds (wherever written),
+//! `unsafe`, `const`, `async`, ABI. Structs, unions, enums: generics, public fields and their
+//! types, variants as declared, private fields, `#[non_exhaustive]`, and their trait impls
+//! (auto-trait ones included) with their bounds. Traits: items, `unsafe`, supertraits,
+//! generics, dyn compatibility. Type aliases, constants and statics: their type and value.
+//! `macro_rules!` macros: their rules' matchers. Proc macros: their kind and helper attributes.
+//! Types compare by the full path of the items they name, the old version's paths mapped
+//! through the items that moved.
+//!
+//! # What is not
+//!
+//! Items of another crate that this one re-exports are listed (under their path there) but not
+//! compared: their JSON is not read. Glob re-exports of another crate's module or of an enum's
+//! variants are not followed. Blanket impls, and impls of this crate's traits for other crates'
+//! types, are not listed; an impl's provided methods it does not override are not its members.
+//! Moves are found among module-level items only, and only when one old and one new item have
+//! that name and kind. Documentation, deprecation, attributes other than `#[non_exhaustive]`,
+//! `#[repr]`, macro bodies and function bodies are not compared. A second anchor rustdoc
+//! numbers (`#method.fmt-1`, for two trait impls' `fmt` on one page) is not modelled.
 
+mod api;
+mod diff;
+mod print;
+mod render;
 mod url;
 
 use std::path::{Path, PathBuf};
 
 pub use rustdoc_types::{Crate, FORMAT_VERSION};
 
+pub use crate::api::{Api, api};
+pub use crate::diff::{ChangeKind, Counts, Diff, Entry, Place, Reason, Summary, diff, summary};
+pub use crate::render::{Version, render_html, render_text};
 pub use crate::url::{member_url, url};
 
 /// The kinds of items the diff knows, each with its rustdoc page or anchor.
@@ -160,6 +196,13 @@ pub fn parse_crate(json: &str, file: &Path) -> Result<Crate, Error> {
         });
     }
     serde_json::from_str(json).map_err(|source| Error::Json { file: file.to_owned(), source })
+}
+
+/// Reads two versions' rustdoc JSON and compares their public APIs.
+pub fn diff_files(old: &Path, new: &Path) -> Result<Diff, Error> {
+    let old = api(&read_crate(old)?);
+    let new = api(&read_crate(new)?);
+    Ok(diff(&old, &new))
 }
 
 #[cfg(test)]
