@@ -1,5 +1,7 @@
 //! The rule catalogue: every rule's id, summary, rationale (the guideline it comes from),
-//! a good and a bad example, and its default level.
+//! a good and a bad example, its default level and its clippy counterparts. Each rule's entry
+//! is the `RULE` of its folder, `src/rules/<rule>/mod.rs`, beside its checks; [`RULES`] lists
+//! them.
 
 use std::fmt;
 
@@ -73,7 +75,8 @@ pub struct Rule {
 
 const GUIDELINES: &str = "Documentation/rust/coding-guidelines.rst";
 
-/// Every rule, in the order of the generated documentation.
+/// Every rule, in the order of the generated documentation (`RULES.md`). A new rule's folder
+/// under `src/rules/` comes with its line here.
 pub static RULES: &[Rule] = &[
     spdx::RULE,
     module_docs::RULE,

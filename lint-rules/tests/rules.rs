@@ -55,7 +55,53 @@ macro_rules! fixtures {
                 catalogue::RULES.iter().map(|r| r.id).filter(|id| !fired.contains(*id)).collect();
             assert!(missing.is_empty(), "rules without a positive fixture: {missing:?}");
         }
+
+        /// Every fixture beside a rule (`src/rules/<rule>/fixture*.rs`) is in the list above.
+        #[test]
+        fn every_fixture_beside_a_rule_is_linted() {
+            let listed = [$($on_disk),*];
+            let unlisted: Vec<String> = rule_folders()
+                .iter()
+                .flat_map(|dir| std::fs::read_dir(dir).unwrap())
+                .map(|e| e.unwrap().path().to_string_lossy().into_owned())
+                .filter(|p| p.rsplit('/').next().is_some_and(|n| n.starts_with("fixture")))
+                .filter(|p| !listed.contains(&p.as_str()))
+                .collect();
+            assert!(unlisted.is_empty(), "fixtures that no test lints: {unlisted:?}");
+        }
     };
+}
+
+/// The rules' folders, `src/rules/<rule>/` (not the shared helpers, `util.rs`).
+fn rule_folders() -> Vec<String> {
+    let mut dirs: Vec<String> = std::fs::read_dir("src/rules")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+/// Each rule of the catalogue is a folder of its own, named after its id, whose `mod.rs` holds
+/// its catalogue entry; and each folder is a rule of the catalogue.
+#[test]
+fn every_rule_is_a_folder() {
+    let folders: Vec<String> =
+        rule_folders().iter().map(|d| d.trim_start_matches("src/rules/").to_owned()).collect();
+    let mut ids: Vec<String> = catalogue::RULES.iter().map(|r| r.id.replace('-', "_")).collect();
+    ids.sort();
+    assert_eq!(folders, ids);
+    for r in catalogue::RULES {
+        let path = format!("src/rules/{}/mod.rs", r.id.replace('-', "_"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.contains(&format!("pub(crate) const RULE: Rule = Rule {{\n    id: \"{}\",", r.id)),
+            "{path} does not hold the catalogue entry of {}",
+            r.id
+        );
+    }
 }
 
 fixtures! {

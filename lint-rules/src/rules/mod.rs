@@ -1,11 +1,20 @@
 //! The rules, run on rust-analyzer's lossless syntax tree (comments included). Pure: text in,
 //! findings and suppressions out.
 //!
-//! [`lint_source`] parses a file and walks it once: each rule of the catalogue says, with its
-//! [`Check`], which of its functions to call on the whole file, at every token, at every run of
-//! doc comments and at every node. Code inside macro invocations and `macro_rules!` bodies is
-//! only a token tree to the parser; the rules that matter there (`// SAFETY:`, panics,
-//! `bindings`, `core::ffi`) work on tokens so that they see it too.
+//! Each rule is a folder here, `<rule>/mod.rs`: its catalogue entry (`RULE`: id, summary,
+//! rationale, examples, default level, clippy counterparts, and the [`Check`] that says which
+//! of its functions to call), those functions, and its fixture (`fixture.rs`, which
+//! `tests/rules.rs` lints against `tests/golden/`) where it has one of its own; the module's
+//! documentation says where its test data is. `util` holds what several rules share: tokens
+//! and trivia, the comments before a statement, test and compile-time contexts, panicking
+//! calls, public functions, documentation. Adding a rule is adding its folder, its `mod` line
+//! here, its line in [`RULES`](crate::catalogue::RULES) and its fixture's line in
+//! `tests/rules.rs` (whose tests ask for each).
+//!
+//! [`lint_source`] parses a file and walks it once, calling each rule's checks on the whole
+//! file, at every token, at every doc block and at every node. Code inside macro invocations
+//! and `macro_rules!` bodies is only a token tree to the parser; the rules that matter there
+//! (`// SAFETY:`, panics, `bindings`, `core::ffi`) work on tokens so that they see it too.
 
 use std::ops::Range;
 
@@ -15,6 +24,8 @@ use ra_ap_syntax::{Edition, SourceFile, SyntaxKind, SyntaxNode, SyntaxToken};
 use crate::catalogue::{Level, RULES};
 use crate::finding::{Finding, LineIndex, Origin};
 use crate::suppress::{self, Suppression};
+
+mod util;
 
 pub(crate) mod bad_suppression;
 pub(crate) mod core_ffi_types;
@@ -33,7 +44,6 @@ pub(crate) mod safety_todo;
 pub(crate) mod spdx;
 pub(crate) mod srctree_links;
 pub(crate) mod unused_suppression;
-mod util;
 pub(crate) mod vertical_imports;
 
 use util::{attr_parts, has_attr_named};
