@@ -133,8 +133,8 @@ fixtures! {
         "src/rules/expect_over_allow/fixture.rs" as "rust/kernel/expect_over_allow.rs",
     suppressions:
         "tests/fixtures/rust/kernel/suppressions.rs" as "rust/kernel/suppressions.rs",
-    spdx_and_module_docs:
-        "tests/fixtures/rust/kernel/missing_spdx_and_docs.rs.in" as "rust/kernel/missing_spdx_and_docs.rs",
+    spdx_and_module_docs: "tests/fixtures/rust/kernel/missing_spdx_and_docs.rs.in"
+        as "rust/kernel/missing_spdx_and_docs.rs",
     parse_error:
         "tests/fixtures/rust/kernel/does_not_parse.rs" as "rust/kernel/does_not_parse.rs",
     leaf_bindings:

@@ -2,14 +2,14 @@
 //! findings and suppressions out.
 //!
 //! Each rule is a folder here, `<rule>/mod.rs`: its catalogue entry (`RULE`: id, summary,
-//! rationale, examples, default level, clippy counterparts, and the [`Check`] that says which
+//! rationale, examples, default level, clippy counterparts, and the `Check` that says which
 //! of its functions to call), those functions, and its fixture (`fixture.rs`, which
 //! `tests/rules.rs` lints against `tests/golden/`) where it has one of its own; the module's
 //! documentation says where its test data is. `util` holds what several rules share: tokens
 //! and trivia, the comments before a statement, test and compile-time contexts, panicking
 //! calls, public functions, documentation. Adding a rule is adding its folder, its `mod` line
-//! here, its line in [`RULES`](crate::catalogue::RULES) and its fixture's line in
-//! `tests/rules.rs` (whose tests ask for each).
+//! here, its line in [`RULES`] and its fixture's line in `tests/rules.rs` (whose tests ask for
+//! each).
 //!
 //! [`lint_source`] parses a file and walks it once, calling each rule's checks on the whole
 //! file, at every token, at every doc block and at every node. Code inside macro invocations
