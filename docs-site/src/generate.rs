@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use kbuild::{Objtree, Srctree};
+use kbuild::{Objtree, RustBuild, Srctree};
 use sha2::{Digest, Sha256};
 
 use crate::build::{self, BuildConfig, CrateResult, Status};
@@ -110,61 +110,119 @@ pub fn generate(options: &Options) -> Result<Summary, GenerateError> {
     let built = objtree.built(&srctree)?;
     site::check_out(&options.out)?;
 
+    let (builds, problems) = read_builds(&objtree.path, &options.extmod_dirs)?;
+
+    let rustc_version = tool_version(Path::new("rustc"), &objtree.path)?;
+    let rustdoc_version = tool_version(&options.rustdoc, &objtree.path)?;
+    let semver = rustc_version.split_whitespace().nth(1).unwrap_or("").to_owned();
+    let core = if options.core_upstream {
+        CoreDocs::Upstream(format!("https://doc.rust-lang.org/{semver}/"))
+    } else {
+        CoreDocs::Local
+    };
+    let plan = plan_jobs(&builds, &objtree.path, srctree.version.to_string(), &semver, &core);
+    let config = rustdoc_config(options, &srctree.path, &plan.jobs, rustdoc_version, &semver);
+    let (results, rustdoc_time) = run_rustdoc_jobs(&plan.jobs, &config)?;
+
+    let doctest_results = if options.doctests {
+        Some(doctest_results(&built.bzimage, &objtree, &options.work)?)
+    } else {
+        None
+    };
+
+    let (size, unlinked, links) = keep_or_assemble_site(
+        options,
+        &srctree,
+        &plan,
+        &results,
+        &core,
+        &rustc_version,
+        doctest_results.as_ref(),
+    )?;
+    Ok(Summary {
+        index: options.out.join("index.html"),
+        crates: results,
+        size,
+        doctests: doctest_results,
+        problems,
+        unlinked,
+        links,
+        rustdoc_time,
+        total_time: start.elapsed(),
+    })
+}
+
+/// A Rust build that kbuild ran, with the folder rustc ran in and its kind, as [`plan::plan`]
+/// takes it.
+type Build = (PathBuf, RustBuild, Kind);
+
+/// Reads what kbuild ran in the objtree and in each external module's build folder: every
+/// Rust build with the folder rustc ran in and its kind, and the `.cmd` files that could not
+/// be read.
+fn read_builds(
+    objtree: &Path,
+    extmod_dirs: &[PathBuf],
+) -> Result<(Vec<Build>, Vec<String>), GenerateError> {
     let step = progress::start("reading what kbuild ran");
     let mut builds = Vec::new();
     let mut problems = Vec::new();
-    let scan = kbuild::scan_rust_builds(&objtree.path)
-        .map_err(|e| GenerateError::Read { path: objtree.path.clone(), error: e })?;
+    let scan = kbuild::scan_rust_builds(objtree)
+        .map_err(|e| GenerateError::Read { path: objtree.to_owned(), error: e })?;
     problems.extend(scan.problems.iter().map(|p| format!("{}: {}", p.path.display(), p.message)));
     if scan.builds.is_empty() {
-        return Err(GenerateError::NotBuilt(objtree.path.clone()));
+        return Err(GenerateError::NotBuilt(objtree.to_owned()));
     }
     for b in scan.builds {
         let kind = if b.target.starts_with("rust/") { Kind::Kernel } else { Kind::Module };
-        builds.push((b.working_dir(&objtree.path), b, kind));
+        builds.push((b.working_dir(objtree), b, kind));
     }
-    for dir in &options.extmod_dirs {
+    for dir in extmod_dirs {
         let scan = kbuild::scan_rust_builds(dir)
             .map_err(|e| GenerateError::Read { path: dir.clone(), error: e })?;
         problems
             .extend(scan.problems.iter().map(|p| format!("{}: {}", p.path.display(), p.message)));
         for b in scan.builds {
             // In the objtree before Linux 6.13, in the module's folder since.
-            builds.push((b.working_dir(&objtree.path), b, Kind::External));
+            builds.push((b.working_dir(objtree), b, Kind::External));
         }
     }
     step.done(&format!("{} rustc invocations", builds.len()));
+    Ok((builds, problems))
+}
 
-    let rustc_version = tool_version(Path::new("rustc"), &objtree.path)?;
-    let rustdoc_version = tool_version(&options.rustdoc, &objtree.path)?;
-    let semver = rustc_version.split_whitespace().nth(1).unwrap_or("").to_owned();
+/// Plans one rustdoc job per crate of `builds`, for the rustc of version `semver` (`1.95.0`).
+fn plan_jobs(
+    builds: &[Build],
+    objtree: &Path,
+    crate_version: String,
+    semver: &str,
+    core: &CoreDocs,
+) -> plan::Plan {
     let rustc_minor = semver.split('.').nth(1).and_then(|m| m.parse().ok()).unwrap_or(0);
-    let core = if options.core_upstream {
-        CoreDocs::Upstream(format!("https://doc.rust-lang.org/{semver}/"))
-    } else {
-        CoreDocs::Local
-    };
-    let plan = plan::plan(
-        &builds,
-        &PlanConfig {
-            objtree: objtree.path.clone(),
-            rustc_minor,
-            crate_version: srctree.version.to_string(),
-            core: core.clone(),
-        },
-    );
+    plan::plan(
+        builds,
+        &PlanConfig { objtree: objtree.to_owned(), rustc_minor, crate_version, core: core.clone() },
+    )
+}
 
-    let linkable: Vec<String> = plan
-        .jobs
+/// What every rustdoc run shares, the crates of the site that others may link to among it.
+fn rustdoc_config(
+    options: &Options,
+    srctree: &Path,
+    jobs: &[plan::Job],
+    rustdoc_version: String,
+    semver: &str,
+) -> BuildConfig {
+    let linkable: Vec<String> = jobs
         .iter()
         .filter(|j| matches!(j.kind, Kind::Library | Kind::Kernel))
         .map(|j| j.name.clone())
         .collect();
-    let config = BuildConfig {
+    BuildConfig {
         work: options.work.clone(),
         rustdoc: options.rustdoc.clone(),
         rustdoc_version,
-        srctree: srctree.path.clone(),
+        srctree: srctree.to_owned(),
         srctree_links: options.srctree_links.clone(),
         site_crates: linkable.clone(),
         upstream: html::UpstreamDocs {
@@ -173,10 +231,18 @@ pub fn generate(options: &Options) -> Result<Summary, GenerateError> {
         },
         jobs: options.jobs,
         timeout: Duration::from_secs(3600),
-    };
-    let step = progress::start(&format!("documenting {} crates", plan.jobs.len()));
+    }
+}
+
+/// Runs rustdoc for every job (or reuses its documentation), telling of each as it ends;
+/// returns every crate's outcome and the time spent, or the first error when every crate failed.
+fn run_rustdoc_jobs(
+    jobs: &[plan::Job],
+    config: &BuildConfig,
+) -> Result<(Vec<CrateResult>, Duration), GenerateError> {
+    let step = progress::start(&format!("documenting {} crates", jobs.len()));
     let rustdoc_start = Instant::now();
-    let results = build::build_all(&plan.jobs, &config, &|r| match &r.status {
+    let results = build::build_all(jobs, config, &|r| match &r.status {
         Status::Built => step.println(&format!(
             "  documented {} in {}",
             r.name,
@@ -195,35 +261,28 @@ pub fn generate(options: &Options) -> Result<Summary, GenerateError> {
     {
         return Err(GenerateError::AllFailed(message.clone()));
     }
+    Ok((results, rustdoc_time))
+}
 
-    let doctest_results = if options.doctests {
-        Some(doctest_results(&built.bzimage, &objtree, &options.work)?)
-    } else {
-        None
-    };
-
+/// Keeps the site in place when nothing it is made of changed, else assembles a new one beside
+/// it and swaps that into place; returns the site's size, its links made text and its link
+/// check.
+fn keep_or_assemble_site(
+    options: &Options,
+    srctree: &Srctree,
+    plan: &plan::Plan,
+    results: &[CrateResult],
+    core: &CoreDocs,
+    rustc_version: &str,
+    doctest_results: Option<&Results>,
+) -> Result<(u64, Vec<Unlinked>, Option<linkcheck::Report>), GenerateError> {
     // Nothing changed since the site in place was built: keep it as it is.
-    let fingerprint = site_fingerprint(options, &results, doctest_results.as_ref(), &rustc_version);
-    let in_place = std::fs::read_to_string(options.out.join(site::MARKER))
-        .ok()
-        .and_then(|text| serde_json::from_str::<Manifest>(&text).ok())
-        // A site from before its manifest kept the link check is assembled once more.
-        .filter(|m| m.fingerprint == fingerprint && m.links.is_some());
-    if let Some(manifest) = in_place
+    let fingerprint = site_fingerprint(options, results, doctest_results, rustc_version);
+    if let Some(manifest) = manifest_in_place(&options.out, &fingerprint)
         && results.iter().all(|r| r.status == Status::Fresh)
     {
         eprintln!("==> the site is up to date");
-        return Ok(Summary {
-            index: options.out.join("index.html"),
-            crates: results,
-            size: site::tree_size(&options.out),
-            doctests: doctest_results,
-            problems,
-            unlinked: manifest.unlinked,
-            links: manifest.links,
-            rustdoc_time,
-            total_time: start.elapsed(),
-        });
+        return Ok((site::tree_size(&options.out), manifest.unlinked, manifest.links));
     }
 
     let step = progress::start("assembling the site");
@@ -231,12 +290,12 @@ pub fn generate(options: &Options) -> Result<Summary, GenerateError> {
     let assembled = assemble(
         &tmp,
         options,
-        &srctree,
-        &plan,
-        &results,
-        &core,
-        &rustc_version,
-        doctest_results.as_ref(),
+        srctree,
+        plan,
+        results,
+        core,
+        rustc_version,
+        doctest_results,
         fingerprint,
     );
     let assembled = match assembled {
@@ -249,17 +308,17 @@ pub fn generate(options: &Options) -> Result<Summary, GenerateError> {
     site::swap_into_place(&tmp, &options.out)?;
     let size = site::tree_size(&options.out);
     step.done(&site::format_size(size));
-    Ok(Summary {
-        index: options.out.join("index.html"),
-        crates: results,
-        size,
-        doctests: doctest_results,
-        problems,
-        unlinked: assembled.unlinked,
-        links: Some(assembled.links),
-        rustdoc_time,
-        total_time: start.elapsed(),
-    })
+    Ok((size, assembled.unlinked, Some(assembled.links)))
+}
+
+/// The manifest of the site in `out` when that site was made of what `fingerprint` says and
+/// its manifest kept its link check.
+fn manifest_in_place(out: &Path, fingerprint: &str) -> Option<Manifest> {
+    std::fs::read_to_string(out.join(site::MARKER))
+        .ok()
+        .and_then(|text| serde_json::from_str::<Manifest>(&text).ok())
+        // A site from before its manifest kept the link check is assembled once more.
+        .filter(|m| m.fingerprint == fingerprint && m.links.is_some())
 }
 
 /// What [`assemble`] found out about the site's links.
