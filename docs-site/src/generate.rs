@@ -327,6 +327,9 @@ struct Assembled {
     links: linkcheck::Report,
 }
 
+/// Assembles the site in `tmp`: the documented crates linked in and merged, the kernel's logo,
+/// the source view, the doctest results, a page for each missing crate, the landing page and
+/// the manifest with the site's link check.
 #[allow(clippy::too_many_arguments)]
 fn assemble(
     tmp: &Path,
@@ -341,35 +344,9 @@ fn assemble(
 ) -> Result<Assembled, GenerateError> {
     let ok: Vec<&CrateResult> =
         results.iter().filter(|r| !matches!(r.status, Status::Failed(_))).collect();
-    let mut targets = BTreeSet::new();
-    for r in &ok {
-        site::link_tree(&r.dir.join("out"), tmp)?;
-        if let Ok(text) = std::fs::read_to_string(r.dir.join("srctree-targets.txt")) {
-            targets.extend(text.lines().map(str::to_owned));
-        }
-    }
-    let _ = std::fs::remove_file(tmp.join(".lock"));
-    // The search index, crate list and trait implementors of all crates together.
-    let mut merge = subprocess::Command::new(&options.rustdoc, tmp)
-        .env("RUSTC_BOOTSTRAP", "1")
-        .arg("-Zunstable-options")
-        .arg("--merge=finalize")
-        .arg(format!("--out-dir={}", tmp.display()));
-    for r in &ok {
-        merge = merge.arg(format!("--include-parts-dir={}", r.dir.join("parts").display()));
-    }
-    merge.run_checked().map_err(|e| SiteError::Merge(e.to_string()))?;
-    let _ = std::fs::remove_file(tmp.join(".lock"));
-    site::fill_missing_implementors(tmp)?;
-    for file in ["logo.svg", "COPYING-logo"] {
-        let from = srctree.path.join("Documentation/images").join(file);
-        let to = tmp.join("static.files").join(file);
-        std::fs::copy(&from, &to).map_err(|source| SiteError::Io {
-            what: "cannot copy",
-            path: from.clone(),
-            source,
-        })?;
-    }
+    let targets = link_crates(tmp, &ok)?;
+    merge_crates(tmp, &options.rustdoc, &ok)?;
+    copy_logo(tmp, &srctree.path)?;
     site::write_source_view(tmp, &srctree.path, &targets)?;
     let summary_line = match doctest_results {
         Some(results) => {
@@ -378,36 +355,8 @@ fn assemble(
         }
         None => None,
     };
-    let status: BTreeMap<&str, &Status> =
-        results.iter().map(|r| (r.name.as_str(), &r.status)).collect();
-    let crates = plan::by_kind(&plan.jobs)
-        .into_iter()
-        .map(|job| CrateEntry {
-            name: job.name.clone(),
-            kind: format!("{:?}", job.kind).to_lowercase(),
-            target: job.target.clone(),
-            edition: job.edition.clone(),
-            missing: match status.get(job.name.as_str()) {
-                Some(Status::Failed(why)) => Some(why.clone()),
-                _ => None,
-            },
-        })
-        .collect::<Vec<_>>();
-    for c in crates.iter().filter(|c| c.missing.is_some()) {
-        // A page where the crate's documentation would be, saying why it is not.
-        let page = site::landing_missing_page(c);
-        let dir = tmp.join(&c.name);
-        std::fs::create_dir_all(&dir).map_err(|source| SiteError::Io {
-            what: "cannot create",
-            path: dir.clone(),
-            source,
-        })?;
-        std::fs::write(dir.join("index.html"), page).map_err(|source| SiteError::Io {
-            what: "cannot write",
-            path: dir.clone(),
-            source,
-        })?;
-    }
+    let crates = crate_entries(&plan.jobs, results);
+    write_missing_pages(tmp, &crates)?;
     let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let mut manifest = Manifest {
         meta: Meta {
@@ -427,42 +376,148 @@ fn assemble(
         fingerprint,
         links: None,
     };
-    let search_crate = manifest
+    let links = write_landing_page_and_check_links(tmp, &mut manifest, options.jobs, &ok)?;
+    manifest.links = Some(links.clone());
+    let marker = serde_json::to_string_pretty(&manifest).expect("the manifest serializes");
+    write_page(tmp, site::MARKER, marker.as_bytes())?;
+    Ok(Assembled { unlinked: manifest.unlinked, links })
+}
+
+/// Links the documentation of the crates `ok` into `tmp`; returns the `srctree/` files their
+/// pages link to, for the source view.
+fn link_crates(tmp: &Path, ok: &[&CrateResult]) -> Result<BTreeSet<String>, SiteError> {
+    let mut targets = BTreeSet::new();
+    for r in ok {
+        site::link_tree(&r.dir.join("out"), tmp)?;
+        if let Ok(text) = std::fs::read_to_string(r.dir.join("srctree-targets.txt")) {
+            targets.extend(text.lines().map(str::to_owned));
+        }
+    }
+    Ok(targets)
+}
+
+/// Merges what the crates `ok` documented separately into `tmp` with rustdoc's
+/// `--merge=finalize`, then gives every trait without implementors elsewhere an empty list.
+fn merge_crates(tmp: &Path, rustdoc: &Path, ok: &[&CrateResult]) -> Result<(), SiteError> {
+    let _ = std::fs::remove_file(tmp.join(".lock"));
+    // The search index, crate list and trait implementors of all crates together.
+    let mut merge = subprocess::Command::new(rustdoc, tmp)
+        .env("RUSTC_BOOTSTRAP", "1")
+        .arg("-Zunstable-options")
+        .arg("--merge=finalize")
+        .arg(format!("--out-dir={}", tmp.display()));
+    for r in ok {
+        merge = merge.arg(format!("--include-parts-dir={}", r.dir.join("parts").display()));
+    }
+    merge.run_checked().map_err(|e| SiteError::Merge(e.to_string()))?;
+    let _ = std::fs::remove_file(tmp.join(".lock"));
+    site::fill_missing_implementors(tmp)?;
+    Ok(())
+}
+
+/// Copies the kernel's logo and its licence from the srctree into the site's static files.
+fn copy_logo(tmp: &Path, srctree: &Path) -> Result<(), SiteError> {
+    for file in ["logo.svg", "COPYING-logo"] {
+        let from = srctree.join("Documentation/images").join(file);
+        let to = tmp.join("static.files").join(file);
+        std::fs::copy(&from, &to).map_err(|source| SiteError::Io {
+            what: "cannot copy",
+            path: from.clone(),
+            source,
+        })?;
+    }
+    Ok(())
+}
+
+/// The landing page's entry of every planned crate, by kind, with why it is missing when
+/// rustdoc failed for it.
+fn crate_entries(jobs: &[plan::Job], results: &[CrateResult]) -> Vec<CrateEntry> {
+    let status: BTreeMap<&str, &Status> =
+        results.iter().map(|r| (r.name.as_str(), &r.status)).collect();
+    plan::by_kind(jobs)
+        .into_iter()
+        .map(|job| CrateEntry {
+            name: job.name.clone(),
+            kind: format!("{:?}", job.kind).to_lowercase(),
+            target: job.target.clone(),
+            edition: job.edition.clone(),
+            missing: match status.get(job.name.as_str()) {
+                Some(Status::Failed(why)) => Some(why.clone()),
+                _ => None,
+            },
+        })
+        .collect()
+}
+
+/// Writes a page where each missing crate's documentation would be, saying why it is not.
+fn write_missing_pages(tmp: &Path, crates: &[CrateEntry]) -> Result<(), SiteError> {
+    for c in crates.iter().filter(|c| c.missing.is_some()) {
+        let page = site::landing_missing_page(c);
+        let dir = tmp.join(&c.name);
+        std::fs::create_dir_all(&dir).map_err(|source| SiteError::Io {
+            what: "cannot create",
+            path: dir.clone(),
+            source,
+        })?;
+        std::fs::write(dir.join("index.html"), page).map_err(|source| SiteError::Io {
+            what: "cannot write",
+            path: dir.clone(),
+            source,
+        })?;
+    }
+    Ok(())
+}
+
+/// Writes the landing page, checks the site's links and makes text of those to undocumented
+/// items, then lists them on their own page and in `manifest` (and the landing page, written
+/// again); returns the link check, the known upstream mistakes set aside.
+fn write_landing_page_and_check_links(
+    tmp: &Path,
+    manifest: &mut Manifest,
+    threads: usize,
+    ok: &[&CrateResult],
+) -> Result<linkcheck::Report, GenerateError> {
+    let search_crate = search_crate(manifest);
+    let search_crate = search_crate.as_deref();
+    // The size before the landing page, which is tiny.
+    let size = site::format_size(site::tree_size(tmp));
+    // The landing page is there when the links are checked (the source view links it), and
+    // written again when it has the links made text to tell of.
+    let index = site::landing_page(manifest, search_crate, Some(&size));
+    write_page(tmp, "index.html", index.as_bytes())?;
+    let (mut site_links, mut links, unlinked) = mend_links(tmp, threads, ok)?;
+    if !unlinked.is_empty() {
+        let page = mend::page(&unlinked);
+        write_page(tmp, mend::PAGE, page.as_bytes())?;
+        links.update_page(&mut site_links, mend::PAGE, html::scan_page(&page));
+        manifest.unlinked = unlinked;
+        let index = site::landing_page(manifest, search_crate, Some(&size));
+        write_page(tmp, "index.html", index.as_bytes())?;
+        links.update_page(&mut site_links, "index.html", html::scan_page(&index));
+    }
+    linkcheck::set_aside_known(&mut links, linkcheck::KNOWN_UPSTREAM);
+    Ok(links)
+}
+
+/// The crate whose search the landing page offers: `kernel`, else the first documented one.
+fn search_crate(manifest: &Manifest) -> Option<String> {
+    manifest
         .crates
         .iter()
         .filter(|c| c.missing.is_none())
         .map(|c| c.name.as_str())
         .find(|n| *n == "kernel")
         .or_else(|| manifest.crates.iter().find(|c| c.missing.is_none()).map(|c| c.name.as_str()))
-        .map(str::to_owned);
-    let search_crate = search_crate.as_deref();
-    // The size before the landing page, which is tiny.
-    let size = site::format_size(site::tree_size(tmp));
-    let write = |name: &str, text: &[u8]| {
-        std::fs::write(tmp.join(name), text).map_err(|source| SiteError::Io {
-            what: "cannot write",
-            path: tmp.join(name),
-            source,
-        })
-    };
-    // The landing page is there when the links are checked (the source view links it), and
-    // written again when it has the links made text to tell of.
-    write("index.html", site::landing_page(&manifest, search_crate, Some(&size)).as_bytes())?;
-    let (mut site_links, mut links, unlinked) = mend_links(tmp, options.jobs, &ok)?;
-    if !unlinked.is_empty() {
-        let page = mend::page(&unlinked);
-        write(mend::PAGE, page.as_bytes())?;
-        links.update_page(&mut site_links, mend::PAGE, html::scan_page(&page));
-        manifest.unlinked = unlinked;
-        let index = site::landing_page(&manifest, search_crate, Some(&size));
-        write("index.html", index.as_bytes())?;
-        links.update_page(&mut site_links, "index.html", html::scan_page(&index));
-    }
-    linkcheck::set_aside_known(&mut links, linkcheck::KNOWN_UPSTREAM);
-    manifest.links = Some(links.clone());
-    let marker = serde_json::to_string_pretty(&manifest).expect("the manifest serializes");
-    write(site::MARKER, marker.as_bytes())?;
-    Ok(Assembled { unlinked: manifest.unlinked, links })
+        .map(str::to_owned)
+}
+
+/// Writes the page `name` of the site in `tmp`.
+fn write_page(tmp: &Path, name: &str, text: &[u8]) -> Result<(), SiteError> {
+    std::fs::write(tmp.join(name), text).map_err(|source| SiteError::Io {
+        what: "cannot write",
+        path: tmp.join(name),
+        source,
+    })
 }
 
 /// Reads the site in `tmp` for the link checker and makes text of the links rustdoc wrote to
