@@ -6,6 +6,7 @@ use std::path::{Component, Path, PathBuf};
 use std::time::Duration;
 
 use serde::Deserialize;
+use subprocess::Command;
 
 use crate::catalogue::{self, Level};
 use crate::finding::{Finding, Origin, Span};
@@ -227,15 +228,18 @@ pub enum RunError {
     #[error("writing clippy's configuration into a temporary directory: {0}")]
     Config(std::io::Error),
     /// make failed.
-    #[error("the kernel's clippy run failed: {0}")]
+    #[error("the kernel's clippy run failed")]
     Make(#[from] subprocess::Error),
 }
 
-/// `make CLIPPY=1` over the Rust crates kbuild built in `objtree` (`rust/`, `samples/`,
-/// `drivers/`), with rustc's JSON diagnostics. kbuild rebuilds a crate only when its command
-/// line changes, so a flag that changes nothing but the command line (`--remap-path-prefix`
-/// of a path that never occurs, new on each run) makes every run check every crate. The
-/// crates are left built by clippy-driver; the next plain `make` rebuilds them with rustc.
+/// The kernel's clippy run over the Rust crates kbuild built in `objtree` (`rust/`,
+/// `samples/`, `drivers/`), as `make CLIPPY=1` runs it, with rustc's JSON diagnostics, and
+/// without writing into the tree: each crate's own rustc command from its `.cmd` file is run
+/// again by `clippy-driver` (what `CLIPPY=1` makes kbuild run), its only output, its metadata,
+/// in a temporary folder (`RustcInvocation::check_args`). The crates kbuild checks with
+/// `CLIPPY=1` are checked: those built for the kernel, less the ones it marks `skip_clippy`
+/// (`core`, and the vendored crates). The tree stays as it was, so the next `make` rebuilds
+/// nothing.
 ///
 /// With `additions` (clippy.toml text), clippy reads the kernel's `.clippy.toml` with them.
 pub fn run(srctree: &Path, objtree: &Path, additions: Option<&str>) -> Result<Run, RunError> {
@@ -262,58 +266,69 @@ fn run_in(
     let tree = module_dir.unwrap_or(objtree);
     let scan = kbuild::scan_rust_builds(tree)
         .map_err(|source| RunError::Scan { objtree: tree.to_owned(), source })?;
-    let targets: Vec<String> = scan
+    // What `make CLIPPY=1` checks: the crates built for the kernel, less those kbuild builds
+    // with `skip_clippy` (`core`, from the toolchain's sources, and the vendored crates).
+    let sources = module_dir.unwrap_or(srctree);
+    let checked: Vec<&kbuild::RustBuild> = scan
         .builds
         .iter()
         .filter(|b| b.invocation.is_kernel_target() && b.target.ends_with(".o"))
-        // kbuild names an external module's objects by absolute path; make wants them
-        // relative to `M=`.
-        .map(|b| match module_dir {
-            Some(dir) => Path::new(&b.target)
-                .strip_prefix(dir)
-                .map_or(b.target.clone(), |r| r.display().to_string()),
-            None => b.target.clone(),
+        .filter(|b| !b.invocation.is_vendored())
+        .filter(|b| {
+            let root = b.working_dir(objtree).join(&b.invocation.root);
+            root.starts_with(sources) || root.starts_with(srctree)
         })
         .collect();
-    if targets.is_empty() {
+    if checked.is_empty() {
         return Err(RunError::NothingBuilt(tree.to_owned()));
     }
-    let nonce = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
     let kernel_toml = std::fs::read_to_string(srctree.join(".clippy.toml")).unwrap_or_default();
     let merged = additions.map(|a| merged_config(&kernel_toml, a));
     let conf_dir = tempfile::tempdir().map_err(RunError::Config)?;
-    let mut cmd = kbuild::make::kernel_make(srctree, objtree);
-    if let Some(dir) = module_dir {
-        cmd = cmd.arg(format!("M={}", dir.display()));
-    }
+    let out_dir = tempfile::tempdir().map_err(RunError::Config)?;
     let mut additions_left_out = Vec::new();
-    if let Some(Err(e)) = &merged {
-        additions_left_out
-            .push(format!("all of them ({}/.clippy.toml is not TOML: {e})", srctree.display()));
-    }
-    if let Some(Ok(merged)) = &merged {
-        additions_left_out.extend(merged.kept_kernel.iter().cloned());
-        std::fs::write(conf_dir.path().join(".clippy.toml"), &merged.text)
-            .map_err(RunError::Config)?;
-        cmd = cmd.arg(format!("CLIPPY_CONF_DIR={}", conf_dir.path().display()));
-    }
-    let cmd = cmd
-        .arg("CLIPPY=1")
-        .arg(format!(
-            "KRUSTFLAGS=--error-format=json --remap-path-prefix=/lint-rules-{nonce}=/lint-rules-{nonce}"
-        ))
-        .args(&targets)
-        .timeout(Duration::from_secs(1800));
-    let mut json = String::new();
-    let out = cmd.run_with(&mut |_, line| {
-        if line.starts_with('{') && line.contains("\"$message_type\":\"diagnostic\"") {
-            json.push_str(line);
-            json.push('\n');
+    // kbuild exports CLIPPY_CONF_DIR=$(srctree); with additions, our merged copy instead.
+    let mut clippy_conf_dir = srctree.to_owned();
+    match &merged {
+        Some(Err(e)) => additions_left_out
+            .push(format!("all of them ({}/.clippy.toml is not TOML: {e})", srctree.display())),
+        Some(Ok(merged)) => {
+            additions_left_out.extend(merged.kept_kernel.iter().cloned());
+            std::fs::write(conf_dir.path().join(".clippy.toml"), &merged.text)
+                .map_err(RunError::Config)?;
+            clippy_conf_dir = conf_dir.path().to_owned();
         }
-    })?;
-    out.check(&cmd)?;
+        None => {}
+    }
+    let mut json = String::new();
+    let mut targets = Vec::new();
+    for build in checked {
+        let inv = &build.invocation;
+        let mut cmd = Command::new("clippy-driver", &build.working_dir(objtree))
+            .args(inv.check_args(out_dir.path()))
+            .env("CLIPPY_CONF_DIR", &clippy_conf_dir)
+            // kbuild's top Makefile exports it for every rustc it runs (`-Z` options).
+            .env("RUSTC_BOOTSTRAP", "1")
+            .timeout(Duration::from_secs(900));
+        for (key, value) in &inv.env {
+            cmd = cmd.env(key, value);
+        }
+        let out = cmd.run()?;
+        let mut errors = false;
+        for line in out.stderr.lines() {
+            if line.starts_with('{') && line.contains("\"$message_type\":\"diagnostic\"") {
+                errors |= line.contains("\"level\":\"error\"");
+                json.push_str(line);
+                json.push('\n');
+            }
+        }
+        if !errors {
+            // A failure without an error of the crate's own (a missing dependency, a
+            // toolchain problem) is the run's, not a finding.
+            out.check(&cmd)?;
+        }
+        targets.push(build.target.clone());
+    }
     let findings = parse_output(&json, srctree, objtree);
     Ok(Run { targets, json, findings, additions_left_out })
 }

@@ -104,3 +104,42 @@ fn clippy_no_panic_counterparts_follow_the_rule_exemptions() {
     .collect();
     assert_eq!(got, want);
 }
+
+/// The kernel's clippy run on the demo tree `make test` built: the crates `make CLIPPY=1`
+/// checks, checked by the real clippy-driver, and not one file of the objtree written (the
+/// next `make` has nothing to rebuild). `make test` sets `KERNEL_SRC` and `KERNEL_OBJ`.
+#[test]
+fn the_kernels_clippy_run_writes_nothing_into_the_tree() {
+    let (src, obj) =
+        (kbuild::testing::env_path("KERNEL_SRC"), kbuild::testing::env_path("KERNEL_OBJ"));
+    let before = snapshot(&obj);
+    let run = clippy::run(&src, &obj, Some(clippy::CLIPPY_TOML)).unwrap_or_else(|e| panic!("{e}"));
+    assert!(run.targets.iter().any(|t| t == "rust/kernel.o"), "{:?}", run.targets);
+    assert!(
+        !run.targets.iter().any(|t| t == "rust/core.o"),
+        "kbuild skips clippy for core: {:?}",
+        run.targets
+    );
+    assert!(run.json.lines().all(|l| l.contains("\"$message_type\":\"diagnostic\"")));
+    let after = snapshot(&obj);
+    let changed: Vec<_> =
+        after.iter().filter(|(path, time)| before.get(*path) != Some(time)).collect();
+    assert!(changed.is_empty(), "the clippy run wrote into the objtree: {changed:?}");
+}
+
+/// Every file under `dir` with its modification time.
+fn snapshot(dir: &Path) -> std::collections::BTreeMap<std::path::PathBuf, std::time::SystemTime> {
+    let mut files = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let meta = entry.metadata().unwrap();
+            if meta.is_dir() {
+                stack.push(entry.path());
+            } else {
+                files.insert(entry.path(), meta.modified().unwrap());
+            }
+        }
+    }
+    files
+}

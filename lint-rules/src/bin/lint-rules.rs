@@ -422,7 +422,7 @@ fn run_clippy_module(srctree: &Path, objtree: &Path, dir: &Path) -> anyhow::Resu
 }
 
 fn run_clippy(srctree: &Path, objtree: &Path, log: Option<&Path>) -> anyhow::Result<Vec<Finding>> {
-    let step = progress::start("clippy: make CLIPPY=1 on the kernel's Rust crates");
+    let step = progress::start("clippy: the kernel's clippy run, outside the tree");
     let run = match clippy::run(srctree, objtree, Some(clippy::CLIPPY_TOML)) {
         Ok(run) => run,
         Err(e) => {
