@@ -203,3 +203,103 @@ fn triage_files_parse_and_are_chosen_by_version() {
         t.check_table(name);
     }
 }
+
+/// The counts a README states next to the triage files' names, as (file, what, number):
+/// "97 findings", "97 true positives", "526 places", in each table cell or paragraph that names
+/// a file, each count taken as that of the file named last before it (else first after it).
+fn stated_counts(readme: &str, files: &[&str]) -> Vec<(String, String, usize)> {
+    let mut chunks = Vec::new();
+    for paragraph in readme.split("\n\n") {
+        if paragraph.trim_start().starts_with('|') {
+            chunks.extend(paragraph.lines().flat_map(|l| l.split('|')).map(str::to_owned));
+        } else {
+            chunks.push(paragraph.to_owned());
+        }
+    }
+    let mut counts = Vec::new();
+    for chunk in &chunks {
+        let mentions: Vec<(usize, &str)> =
+            files.iter().flat_map(|f| chunk.match_indices(f).map(|(at, _)| (at, *f))).collect();
+        if mentions.is_empty() {
+            continue;
+        }
+        let words: Vec<(usize, String)> = chunk
+            .split_whitespace()
+            .map(|w| {
+                let at = w.as_ptr() as usize - chunk.as_ptr() as usize;
+                (at, w.trim_matches(|c: char| !c.is_alphanumeric()).to_owned())
+            })
+            .collect();
+        for (i, (at, word)) in words.iter().enumerate() {
+            let Ok(n) = word.replace(',', "").parse::<usize>() else { continue };
+            let next = |k: usize| words.get(i + k).map(|(_, w)| w.as_str());
+            let what = match (next(1), next(2)) {
+                (Some("findings"), _) => "findings",
+                (Some("places"), _) => "places",
+                (Some("true"), Some("positives")) => "true positives",
+                _ => continue,
+            };
+            // The file named last before the count, else the first after it.
+            let before = mentions.iter().filter(|(m, _)| m < at).max_by_key(|(m, _)| *m);
+            let after = mentions.iter().filter(|(m, _)| m > at).min_by_key(|(m, _)| *m);
+            let file = before.or(after).map(|(_, f)| *f);
+            counts.push((file.unwrap_or_default().to_owned(), what.to_owned(), n));
+        }
+    }
+    counts
+}
+
+/// The READMEs say what the triage files hold: a figure that drifts from its triage (as "96
+/// findings" once did, against 97) fails here. "N findings at M places": M is the triage's
+/// count (a place is a rule on a line), N at least that.
+#[test]
+fn the_readmes_state_the_triage_counts() {
+    let names: Vec<String> = triage_names().into_iter().filter(|n| n.ends_with(".md")).collect();
+    let files: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut wrong = Vec::new();
+    let mut checked = 0;
+    for (label, path) in [("README.md", "../README.md"), ("lint-rules/README.md", "README.md")] {
+        let counts = stated_counts(&std::fs::read_to_string(path).unwrap(), &files);
+        for (name, what, n) in &counts {
+            let triage =
+                parse(name, &std::fs::read_to_string(Path::new("triage").join(name)).unwrap());
+            let [total, true_positives, _] = triage.total.expect("a total row");
+            let places = counts.iter().any(|(f, w, _)| f == name && w == "places");
+            let right = match what.as_str() {
+                "places" => *n == total,
+                "true positives" => *n == true_positives,
+                _ if places => *n >= total,
+                _ => *n == total,
+            };
+            checked += 1;
+            if !right {
+                wrong.push(format!(
+                    "{label} says {n} {what} for triage/{name}, which has {total} ({true_positives} true positives)"
+                ));
+            }
+        }
+    }
+    assert!(checked >= 4, "too few figures found next to the triage files' names: {checked}");
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn counts_are_read_from_cells_and_paragraphs() {
+    let readme = "| lint-rules | ok: 97 findings (`triage/a.md`) | 529 findings at 526 places (`triage/b.md`) |\n\n\
+                  its 96 findings there are\nall triaged in `triage/a.md`, 1,024 true positives.\n\n\
+                  - [a.md] (9 findings) or\n  [b.md] (8 places)\n\n\
+                  12 findings elsewhere.\n";
+    let f = |file: &str, what: &str, n| (file.to_owned(), what.to_owned(), n);
+    assert_eq!(
+        stated_counts(readme, &["a.md", "b.md"]),
+        [
+            f("a.md", "findings", 97),
+            f("b.md", "findings", 529),
+            f("b.md", "places", 526),
+            f("a.md", "findings", 96),
+            f("a.md", "true positives", 1024),
+            f("a.md", "findings", 9),
+            f("b.md", "places", 8),
+        ]
+    );
+}
