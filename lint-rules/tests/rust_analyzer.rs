@@ -160,15 +160,7 @@ fn kernel_check_on_save_brings_rustc_and_our_diagnostics() {
     let (src, obj) = (var("KERNEL_SRC"), var("KERNEL_OBJ"));
     let dir = tempfile::tempdir().unwrap();
     let module_dir = dir.path().canonicalize().unwrap();
-    let file = module_dir.join("lint_demo.rs");
-    std::fs::write(module_dir.join("Kbuild"), "obj-m := lint_demo.o\n").unwrap();
-    std::fs::write(&file, MODULE).unwrap();
-    let make = kbuild::make::kernel_make(&src, &obj)
-        .arg(format!("M={}", module_dir.display()))
-        .arg("modules")
-        .timeout(Duration::from_secs(600));
-    let build = run(&make);
-    assert!(build.status.success(), "the module does not build: {}", report(&make, &build));
+    let file = kbuild::testing::build_module(&src, &obj, &module_dir, "lint_demo", MODULE);
 
     // rust-project-gen's file for the module, with `lint-rules flycheck` as the check on save
     // (what `rust-project-gen --lint` writes).

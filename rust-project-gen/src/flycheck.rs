@@ -3,6 +3,23 @@
 
 use std::path::{Path, PathBuf};
 
+/// The arguments of a check on save, which rust-project.json's `flycheck` runnable passes:
+/// shared by `kbuild-flycheck` and `lint-rules flycheck`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct FlycheckArgs {
+    /// The kernel source tree.
+    #[arg(long)]
+    pub srctree: PathBuf,
+    /// The kernel build tree.
+    #[arg(long)]
+    pub objtree: PathBuf,
+    /// Run clippy too (`make CLIPPY=1`).
+    #[arg(long)]
+    pub clippy: bool,
+    /// The crate's build label: its object's path (`$OBJTREE/rust/kernel.o`).
+    pub label: PathBuf,
+}
+
 /// What to run for a crate's build label.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckCommand {

@@ -12,7 +12,6 @@ use std::path::Path;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use subprocess::testing::{report, run};
 
 const MODULE: &str = r#"// SPDX-License-Identifier: GPL-2.0
 
@@ -102,15 +101,7 @@ fn editor_session_on_an_out_of_tree_module() {
     let (src, obj) = (var("KERNEL_SRC"), var("KERNEL_OBJ"));
     let dir = tempfile::tempdir().unwrap();
     let module_dir = dir.path().canonicalize().unwrap();
-    let file = module_dir.join("lsp_demo.rs");
-    common::write(&module_dir.join("Kbuild"), "obj-m := lsp_demo.o\n");
-    common::write(&file, MODULE);
-    let make = kbuild::make::kernel_make(&src, &obj)
-        .arg(format!("M={}", module_dir.display()))
-        .arg("modules")
-        .timeout(Duration::from_secs(600));
-    let build = run(&make);
-    assert!(build.status.success(), "the module does not build: {}", report(&make, &build));
+    let file = kbuild::testing::build_module(&src, &obj, &module_dir, "lsp_demo", MODULE);
 
     let sysroot = common::sysroot();
     let sysroot_src = sysroot.join("lib/rustlib/src/rust/library");

@@ -14,6 +14,7 @@ use anyhow::{Context, bail};
 use clap::{Parser, Subcommand, ValueEnum};
 use lint_rules::files::{self, Source};
 use lint_rules::{Config, FileContext, Finding, Level, catalogue, clippy, diag};
+use rust_project_gen::flycheck::FlycheckArgs;
 
 /// The kernel's Rust coding rules, checked like a compiler would.
 #[derive(Parser, Debug)]
@@ -100,21 +101,6 @@ struct CheckArgs {
     /// Print a table of findings per rule at the end (on stderr).
     #[arg(long)]
     summary: bool,
-}
-
-#[derive(clap::Args, Debug)]
-struct FlycheckArgs {
-    /// The kernel source tree.
-    #[arg(long)]
-    srctree: PathBuf,
-    /// The kernel build tree.
-    #[arg(long)]
-    objtree: PathBuf,
-    /// Run clippy too (`make CLIPPY=1`).
-    #[arg(long)]
-    clippy: bool,
-    /// The crate's build label: its object's path (`$OBJTREE/rust/kernel.o`).
-    label: PathBuf,
 }
 
 fn main() -> ExitCode {

@@ -2,34 +2,24 @@
 //! with the given build label through kbuild, with rustc's JSON diagnostics, and prints those
 //! on stdout for rust-analyzer; kbuild's own output goes to stderr.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use rust_project_gen::flycheck::{check_command, is_diagnostic};
+use rust_project_gen::flycheck::{FlycheckArgs, check_command, is_diagnostic};
 use subprocess::Stream;
 
 /// Rebuild one kernel crate with JSON diagnostics (rust-project.json's flycheck runnable).
 #[derive(Parser, Debug)]
 #[command(version)]
 struct Args {
-    /// The kernel source tree.
-    #[arg(long)]
-    srctree: PathBuf,
-    /// The kernel build tree.
-    #[arg(long)]
-    objtree: PathBuf,
-    /// Run clippy too (`make CLIPPY=1`).
-    #[arg(long)]
-    clippy: bool,
-    /// The crate's build label: its object's path (`$OBJTREE/rust/kernel.o`).
-    label: PathBuf,
+    #[command(flatten)]
+    check: FlycheckArgs,
 }
 
 fn main() -> ExitCode {
     let _stdout = progress::stdout::quiet_when_closed();
-    let args = Args::parse();
+    let args = Args::parse().check;
     let check = match check_command(&args.objtree, &args.label, args.clippy) {
         Ok(check) => check,
         Err(e) => {

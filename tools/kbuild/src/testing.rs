@@ -1,7 +1,7 @@
 //! Test support shared by the suite's tests: generated garbage for no-panic checks, and the
 //! built demo tree that `make test` provides to integration tests.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::tree::{Built, Objtree, Srctree};
 
@@ -60,4 +60,37 @@ pub fn garbage(seed: u64, pieces: &[&str], count: usize) -> Vec<String> {
             (0..len).map(|_| pieces[(next() % pieces.len() as u64) as usize]).collect()
         })
         .collect()
+}
+
+/// Writes `source` as `NAME.rs`, with a `Kbuild` naming `NAME.o`, into `module_dir` and builds
+/// it out of tree against the demo tree (`make M=module_dir modules`); returns the source
+/// file's path.
+///
+/// # Panics
+///
+/// When a file cannot be written or the module does not build, with make's command and output.
+pub fn build_module(
+    srctree: &Path,
+    objtree: &Path,
+    module_dir: &Path,
+    name: &str,
+    source: &str,
+) -> PathBuf {
+    let file = module_dir.join(format!("{name}.rs"));
+    let write = |path: &Path, text: &str| {
+        std::fs::write(path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    };
+    write(&module_dir.join("Kbuild"), &format!("obj-m := {name}.o\n"));
+    write(&file, source);
+    let make = crate::make::kernel_make(srctree, objtree)
+        .arg(format!("M={}", module_dir.display()))
+        .arg("modules")
+        .timeout(std::time::Duration::from_secs(600));
+    let build = subprocess::testing::run(&make);
+    assert!(
+        build.status.success(),
+        "the module does not build: {}",
+        subprocess::testing::report(&make, &build)
+    );
+    file
 }
