@@ -10,8 +10,7 @@ use serde::Serialize;
 
 pub mod html;
 
-/// `KSYM_NAME_LEN` in 6.12 (`include/linux/kallsyms.h`): names are at most 511 characters.
-pub const KSYM_NAME_LEN: usize = 512;
+pub use symbolizer::KSYM_NAME_LEN;
 
 /// Prefixes the build adds to function symbols, which count against `KSYM_NAME_LEN` too.
 pub const PREFIXES: &[&str] = &["__pfx_", "__cfi_"];

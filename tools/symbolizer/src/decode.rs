@@ -8,15 +8,16 @@ use oops::{Frame, parse_frame, strip_prefixes};
 
 use crate::image::{Image, Location};
 
-/// The longest name kallsyms prints: `KSYM_NAME_LEN - 1` (`include/linux/kallsyms.h`).
-pub const KSYM_NAME_MAX: usize = 511;
+/// `KSYM_NAME_LEN` (`include/linux/kallsyms.h`, 512 since 6.1): kallsyms holds and prints
+/// names of at most `KSYM_NAME_LEN - 1` characters.
+pub const KSYM_NAME_LEN: usize = 512;
 
 /// A decoded frame.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decoded {
     /// The symbol demangled without its hash (`{:#}`).
     pub name: String,
-    /// The printed name was cut at [`KSYM_NAME_MAX`] characters and the whole one was found
+    /// The printed name was cut at `KSYM_NAME_LEN - 1` characters and the whole one was found
     /// in the symbol table.
     pub completed: bool,
     /// Where the address is, innermost (inlined) first; empty without debug information.
@@ -112,7 +113,7 @@ impl Symbolizer {
         let mut completed = false;
         let mut start = image.and_then(|image| image.symbol(printed)).map(|(start, _)| start);
         if start.is_none()
-            && printed.len() == KSYM_NAME_MAX
+            && printed.len() == KSYM_NAME_LEN - 1
             && let Some((whole, address, _)) = image.and_then(|image| image.complete(printed))
         {
             (symbol, start, completed) = (whole.to_owned(), Some(address), true);
@@ -190,7 +191,8 @@ pub fn decode_log(log: &str, symbolizer: &mut Symbolizer) -> String {
         if decoded.completed {
             let _ = write!(
                 out,
-                " (name cut by kallsyms at {KSYM_NAME_MAX} characters, completed from the symbol table)"
+                " (name cut by kallsyms at {} characters, completed from the symbol table)",
+                KSYM_NAME_LEN - 1
             );
         }
         out.push('\n');

@@ -85,7 +85,11 @@ fn long_module_symbols_print_cut_short_instead_of_oopsing_again() {
         .iter()
         .find(|s| s.contains("a_generic_function_whose_symbol"))
         .expect("the generic frame");
-    assert_eq!(generic.len(), symbolizer::KSYM_NAME_MAX, "the name is cut at KSYM_NAME_LEN - 1");
+    assert_eq!(
+        generic.len(),
+        symbolizer::KSYM_NAME_LEN - 1,
+        "the name is cut at KSYM_NAME_LEN - 1"
+    );
 
     let decoded = decode(&obj, &src, &module_dir, &log);
     let line =
