@@ -100,25 +100,37 @@ pub fn build_all(
     // `core` takes longest by far: start it first. Popped from the end.
     queue.sort_by_key(|job| (job.kind != crate::plan::Kind::Library, job.name != "kernel"));
     queue.reverse();
+    let mut results = pool(queue, config.jobs, &|job: &Job| {
+        let result = build_one(job, config);
+        on_done(&result);
+        result
+    });
+    results.sort_by(|a, b| a.name.cmp(&b.name));
+    results
+}
+
+/// Runs `work` on every item of `queue` (taken from its end), `threads` at a time.
+fn pool<T: Sync, R: Send>(
+    queue: Vec<&T>,
+    threads: usize,
+    work: &(dyn Fn(&T) -> R + Sync),
+) -> Vec<R> {
     let queue = Mutex::new(queue);
     let results = Mutex::new(Vec::new());
     std::thread::scope(|s| {
-        for _ in 0..config.jobs.max(1) {
+        for _ in 0..threads.max(1) {
             s.spawn(|| {
                 loop {
-                    let Some(job) = queue.lock().unwrap_or_else(|e| e.into_inner()).pop() else {
+                    let Some(item) = queue.lock().unwrap_or_else(|e| e.into_inner()).pop() else {
                         return;
                     };
-                    let result = build_one(job, config);
-                    on_done(&result);
+                    let result = work(item);
                     results.lock().unwrap_or_else(|e| e.into_inner()).push(result);
                 }
             });
         }
     });
-    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
-    results.sort_by(|a, b| a.name.cmp(&b.name));
-    results
+    results.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The fingerprint of everything but the files rustdoc reads.
@@ -160,6 +172,25 @@ fn is_fresh(dir: &Path, fingerprint: &str) -> bool {
     stamp.fingerprint == fingerprint
         && dir.join("out").is_dir()
         && stamp.inputs.iter().all(|i| input(&i.path).as_ref() == Some(i))
+}
+
+/// Writes `dir/stamp.json` for a run with `fingerprint` that read the files of `dep_info` (paths
+/// relative to `cwd`).
+fn write_stamp(dir: &Path, cwd: &Path, dep_info: &Path, fingerprint: String) -> Result<(), String> {
+    let io = |what: &str, path: &Path, e: std::io::Error| format!("{what} {}: {e}", path.display());
+    let dep_text = std::fs::read_to_string(dep_info).map_err(|e| io("cannot read", dep_info, e))?;
+    let mut inputs = Vec::new();
+    for path in dep_info_inputs(&dep_text) {
+        let path = cwd.join(path);
+        inputs.push(
+            input(&path)
+                .ok_or_else(|| format!("rustdoc read {} but it is gone", path.display()))?,
+        );
+    }
+    let stamp = Stamp { fingerprint, inputs };
+    let text = serde_json::to_string_pretty(&stamp).expect("a stamp serializes");
+    crate::write_atomically(&dir.join("stamp.json"), text.as_bytes())
+        .map_err(|e| io("cannot write", &dir.join("stamp.json"), e))
 }
 
 fn build_one(job: &Job, config: &BuildConfig) -> CrateResult {
@@ -236,20 +267,132 @@ fn run_rustdoc(
     let unlinked_text: String =
         rewritten.unlinked.iter().map(|(page, link)| format!("{page}\t{link}\n")).collect();
     std::fs::write(dir.join(UNLINKED), unlinked_text).map_err(|e| io("cannot write", dir, e))?;
-    let dep_text =
-        std::fs::read_to_string(&dep_info).map_err(|e| io("cannot read", &dep_info, e))?;
-    let mut inputs = Vec::new();
-    for path in dep_info_inputs(&dep_text) {
-        let path = job.cwd.join(path);
-        inputs.push(
-            input(&path)
-                .ok_or_else(|| format!("rustdoc read {} but it is gone", path.display()))?,
-        );
+    write_stamp(dir, &job.cwd, &dep_info, fingerprint)
+}
+
+/// What the JSON runs share (see [`build_json_all`]).
+#[derive(Clone, Debug)]
+pub struct JsonConfig {
+    /// The work directory (`<work>/json/<name>/`).
+    pub work: PathBuf,
+    /// The rustdoc program.
+    pub rustdoc: PathBuf,
+    /// `rustdoc --version`, part of every fingerprint.
+    pub rustdoc_version: String,
+    /// How many rustdoc runs at a time.
+    pub jobs: usize,
+    /// The limit for one run.
+    pub timeout: Duration,
+}
+
+/// The outcome of one crate's JSON run.
+#[derive(Clone, Debug)]
+pub struct JsonResult {
+    /// The crate.
+    pub name: String,
+    /// Its JSON file (`<work>/json/<name>/out/<name>.json`).
+    pub file: PathBuf,
+    /// Written now, reused, or failed with rustdoc's message.
+    pub status: Status,
+    /// How long it took (0 when reused).
+    pub elapsed: Duration,
+}
+
+/// The folder of a crate's JSON run in the work directory.
+pub fn json_dir(work: &Path, name: &str) -> PathBuf {
+    work.join("json").join(name)
+}
+
+/// Runs rustdoc's JSON output (`--output-format json`, [`Job::command_args`]'s flags otherwise
+/// the same) for every job, `config.jobs` at a time, each into its own folder of the work
+/// directory, and reuses a crate whose arguments, rustdoc and input files are unchanged, like
+/// [`build_all`]; calls `on_done` as each ends.
+pub fn build_json_all(
+    jobs: &[Job],
+    config: &JsonConfig,
+    on_done: &(dyn Fn(&JsonResult) + Sync),
+) -> Vec<JsonResult> {
+    let mut queue: Vec<&Job> = jobs.iter().collect();
+    // `kernel` and `bindings` take longest: start them first. Popped from the end.
+    queue.sort_by_key(|job| !matches!(job.name.as_str(), "kernel" | "bindings"));
+    queue.reverse();
+    let mut results = pool(queue, config.jobs, &|job: &Job| {
+        let result = json_one(job, config);
+        on_done(&result);
+        result
+    });
+    results.sort_by(|a, b| a.name.cmp(&b.name));
+    results
+}
+
+/// The fingerprint of a JSON run, but for the files rustdoc reads.
+fn json_fingerprint(job: &Job, config: &JsonConfig) -> String {
+    let mut hash = Sha256::new();
+    let mut add = |s: &str| {
+        hash.update(s.as_bytes());
+        hash.update([0]);
+    };
+    add(env!("CARGO_PKG_VERSION"));
+    add("json");
+    add(&config.rustdoc_version);
+    add(&job.cwd.display().to_string());
+    for (k, v) in &job.env {
+        add(&format!("{k}={v}"));
     }
-    let stamp = Stamp { fingerprint, inputs };
-    let text = serde_json::to_string_pretty(&stamp).expect("a stamp serializes");
-    crate::write_atomically(&dir.join("stamp.json"), text.as_bytes())
-        .map_err(|e| io("cannot write", &dir.join("stamp.json"), e))
+    for arg in &job.args {
+        add(arg);
+    }
+    format!("{:x}", hash.finalize())
+}
+
+fn json_one(job: &Job, config: &JsonConfig) -> JsonResult {
+    let start = Instant::now();
+    let dir = json_dir(&config.work, &job.name);
+    let file = dir.join("out").join(format!("{}.json", job.name));
+    let fingerprint = json_fingerprint(job, config);
+    let result = |status| JsonResult {
+        name: job.name.clone(),
+        file: file.clone(),
+        status,
+        elapsed: start.elapsed(),
+    };
+    if is_fresh(&dir, &fingerprint) && file.is_file() {
+        return JsonResult { elapsed: Duration::ZERO, ..result(Status::Fresh) };
+    }
+    match run_json(job, config, &dir, fingerprint) {
+        Ok(()) => result(Status::Built),
+        Err(message) => {
+            let _ = std::fs::remove_file(dir.join("stamp.json"));
+            let _ = std::fs::remove_dir_all(dir.join("out"));
+            result(Status::Failed(message))
+        }
+    }
+}
+
+fn run_json(job: &Job, config: &JsonConfig, dir: &Path, fingerprint: String) -> Result<(), String> {
+    let io = |what: &str, path: &Path, e: std::io::Error| format!("{what} {}: {e}", path.display());
+    let out = dir.join("out");
+    let dep_info = dir.join("deps.d");
+    let _ = std::fs::remove_file(dir.join("stamp.json"));
+    if out.exists() {
+        std::fs::remove_dir_all(&out).map_err(|e| io("cannot remove", &out, e))?;
+    }
+    std::fs::create_dir_all(&out).map_err(|e| io("cannot create", &out, e))?;
+    let command = subprocess::Command::new(&config.rustdoc, &job.cwd)
+        .args(job.json_command_args(&out, &dep_info))
+        .timeout(config.timeout);
+    let command = job.env.iter().fold(command, |command, (key, value)| command.env(key, value));
+    let output = command.run().map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("rustdoc.log"), output.stderr.as_bytes())
+        .map_err(|e| io("cannot write", &dir.join("rustdoc.log"), e))?;
+    if let Err(e) = output.check(&command) {
+        return Err(format!("rustdoc's JSON output failed for {} ({}): {e}", job.name, job.target));
+    }
+    let file = out.join(format!("{}.json", job.name));
+    if !file.is_file() {
+        return Err(format!("rustdoc wrote no {} for {}", file.display(), job.name));
+    }
+    write_stamp(dir, &job.cwd, &dep_info, fingerprint)
 }
 
 /// The files a Makefile-style dependency list (`rustdoc --emit=dep-info`) names as inputs: the

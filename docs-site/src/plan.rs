@@ -268,6 +268,24 @@ impl Job {
     }
 }
 
+impl Job {
+    /// The full argument list for rustdoc's JSON output of the crate (the build's arguments,
+    /// as for the HTML pages, plus `--output-format json`) into `out` (`out/<crate>.json`), with
+    /// the dependency list in `dep_info`: what `docs-site versions` diffs between kernels.
+    pub fn json_command_args(&self, out: &Path, dep_info: &Path) -> Vec<String> {
+        let mut args = self.args.clone();
+        args.extend([
+            "-Zunstable-options".to_owned(),
+            "--output-format".to_owned(),
+            "json".to_owned(),
+            // `--emit=dep-info` alone would write only the dependency list.
+            format!("--emit=invocation-specific,dep-info={}", dep_info.display()),
+            format!("--out-dir={}", out.display()),
+        ]);
+        args
+    }
+}
+
 /// The kernel's crates first, then libraries, modules and external modules, by name: the
 /// landing page's order.
 pub fn by_kind(jobs: &[Job]) -> Vec<&Job> {
