@@ -8,7 +8,7 @@ use std::path::Path;
 pub use report::escape;
 
 /// Changes whenever the rewriting changes, so that crates are post-processed again.
-pub const REWRITE_VERSION: &str = "5";
+pub const REWRITE_VERSION: &str = "6";
 
 /// Where `srctree/…` links lead.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -315,6 +315,31 @@ fn remove_tags(html: &str, start: &str) -> Option<String> {
     changed.then_some(out)
 }
 
+/// The script every page loads from its site's root for the version switcher: in a site of
+/// its own, [`VERSIONS_SCRIPT_ALONE`], which does nothing; in a combined site (`docs-site
+/// versions`), where each version's site is a folder, the switcher of that version.
+pub const VERSIONS_SCRIPT: &str = "versions.js";
+
+/// [`VERSIONS_SCRIPT`] of a site on its own: nothing to switch to.
+pub const VERSIONS_SCRIPT_ALONE: &str =
+    "// The version switcher: this site is not part of a combined site (docs-site versions).\n";
+
+/// The tag that loads [`VERSIONS_SCRIPT`] from the site's root, for a page `depth` folders
+/// below it, put before `</head>`; `None` when the page has no `</head>` or has the tag.
+pub fn add_versions_tag(html: &str, depth: usize) -> Option<String> {
+    let tag = versions_tag(depth);
+    if html.contains(&tag) {
+        return None;
+    }
+    let head = html.find("</head>")?;
+    Some(format!("{}{tag}{}", &html[..head], &html[head..]))
+}
+
+/// `<script defer src="../../versions.js"></script>` for a page `depth` folders down.
+pub fn versions_tag(depth: usize) -> String {
+    format!("<script defer src=\"{}{VERSIONS_SCRIPT}\"></script>", "../".repeat(depth))
+}
+
 /// What [`rewrite_tree`] found in a crate's pages.
 #[derive(Clone, Debug, Default)]
 pub struct Rewritten {
@@ -326,7 +351,8 @@ pub struct Rewritten {
 }
 
 /// Rewrites every page under `root` (a crate's rustdoc output) with [`mend_foreign_type_links`],
-/// [`mend_variant_links`], [`rewrite_page`] and [`rewrite_upstream_links`].
+/// [`mend_variant_links`], [`rewrite_page`], [`rewrite_upstream_links`] and
+/// [`add_versions_tag`], and writes [`VERSIONS_SCRIPT_ALONE`] as `root`'s [`VERSIONS_SCRIPT`].
 pub fn rewrite_tree(
     root: &Path,
     srctree: &Path,
@@ -358,10 +384,14 @@ pub fn rewrite_tree(
         if let Some(new) = rewrite_upstream_links(&text, &dir.to_string_lossy(), upstream) {
             text = new.into();
         }
+        if let Some(new) = add_versions_tag(&text, depth) {
+            text = new.into();
+        }
         if text != original {
             std::fs::write(&page, text.as_bytes())?;
         }
     }
+    std::fs::write(root.join(VERSIONS_SCRIPT), VERSIONS_SCRIPT_ALONE)?;
     Ok(found)
 }
 

@@ -226,7 +226,7 @@ pub fn landing_page(manifest: &Manifest, search_crate: Option<&str>, size: Optio
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Rust in Linux {version}: documentation</title>
 <link rel="icon" href="static.files/logo.svg">
-<style>{CSS}</style></head>
+<style>{CSS}</style>{versions}</head>
 <body><header><img src="static.files/logo.svg" alt="Linux logo" width="64" height="76">
 <h1>Rust in Linux {version}</h1></header>
 <dl class="meta"><dt>Kernel</dt><dd>{version}</dd><dt>Configuration</dt><dd>{config}</dd>
@@ -248,6 +248,7 @@ pub fn landing_page(manifest: &Manifest, search_crate: Option<&str>, size: Optio
         rustc = escape(&meta.rustc_version),
         date = escape(&meta.build_date),
         core = core_line(&meta.core),
+        versions = html::versions_tag(0),
     )
 }
 
@@ -255,12 +256,13 @@ pub fn landing_page(manifest: &Manifest, search_crate: Option<&str>, size: Optio
 pub fn landing_missing_page(entry: &CrateEntry) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{n}: not documented</title>\
-         <link rel=\"icon\" href=\"../static.files/logo.svg\"><style>{CSS}</style></head><body>\
+         <link rel=\"icon\" href=\"../static.files/logo.svg\"><style>{CSS}</style>{v}</head><body>\
          <p><a href=\"../index.html\">Rust in Linux</a> / {n}</p><h1 class=\"warning\">{n} could not be documented</h1>\
          <p>rustdoc failed for <code>{t}</code>; the other crates of the site are complete.</p><pre>{why}</pre></body></html>\n",
         n = escape(&entry.name),
         t = escape(&entry.target),
         why = escape(entry.missing.as_deref().unwrap_or("")),
+        v = html::versions_tag(1),
     )
 }
 
@@ -298,10 +300,11 @@ pub fn source_page(path: &str, text: &str, depth: usize) -> String {
     }
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{p} - srctree</title>\
-         <link rel=\"icon\" href=\"{root}static.files/logo.svg\"><style>{CSS}</style></head>\
+         <link rel=\"icon\" href=\"{root}static.files/logo.svg\"><style>{CSS}</style>{v}</head>\
          <body><p><a href=\"{root}index.html\">Rust in Linux</a> / srctree / <code>{p}</code></p>\
          <pre class=\"source\">{body}</pre></body></html>\n",
-        p = escape(path)
+        p = escape(path),
+        v = html::versions_tag(depth),
     )
 }
 
@@ -322,10 +325,11 @@ pub fn directory_page(path: &str, entries: &[(String, Option<String>)], depth: u
     }
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{p} - srctree</title>\
-         <link rel=\"icon\" href=\"{root}static.files/logo.svg\"><style>{CSS}</style></head>\
+         <link rel=\"icon\" href=\"{root}static.files/logo.svg\"><style>{CSS}</style>{v}</head>\
          <body><p><a href=\"{root}index.html\">Rust in Linux</a> / srctree / <code>{p}</code></p>\
          <ul>{list}</ul></body></html>\n",
-        p = escape(path)
+        p = escape(path),
+        v = html::versions_tag(depth),
     )
 }
 

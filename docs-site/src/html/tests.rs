@@ -119,3 +119,15 @@ fn source_page_links_to_a_variant_page_lead_to_its_enum() {
         .assert_eq(&mend_variant_links(html).unwrap());
     assert_eq!(mend_variant_links(r#"<a href="enum.E.html#variant.A">A</a>"#), None);
 }
+
+#[test]
+fn every_page_loads_its_sites_versions_script_once() {
+    let page = "<html><head><title>x</title></head><body></body></html>";
+    let tagged = add_versions_tag(page, 2).unwrap();
+    assert_eq!(
+        tagged,
+        "<html><head><title>x</title><script defer src=\"../../versions.js\"></script></head><body></body></html>"
+    );
+    assert_eq!(add_versions_tag(&tagged, 2), None, "added once");
+    assert_eq!(add_versions_tag("<p>no head</p>", 0), None);
+}

@@ -15,7 +15,7 @@ fn utc_dates() {
 fn source_pages_number_and_escape_lines() {
     expect![[r##"
         <!DOCTYPE html>
-        <html lang="en"><head><meta charset="utf-8"><title>include/linux/err.h - srctree</title><link rel="icon" href="../../../static.files/logo.svg"><style>STYLE</style></head><body><p><a href="../../../index.html">Rust in Linux</a> / srctree / <code>include/linux/err.h</code></p><pre class="source"><span id="L1"><a class="ln" href="#L1">1</a>#include &lt;x.h&gt;</span>
+        <html lang="en"><head><meta charset="utf-8"><title>include/linux/err.h - srctree</title><link rel="icon" href="../../../static.files/logo.svg"><style>STYLE</style><script defer src="../../../versions.js"></script></head><body><p><a href="../../../index.html">Rust in Linux</a> / srctree / <code>include/linux/err.h</code></p><pre class="source"><span id="L1"><a class="ln" href="#L1">1</a>#include &lt;x.h&gt;</span>
         <span id="L2"><a class="ln" href="#L2">2</a>a &amp;&amp; b</span>
         </pre></body></html>
     "##]]
