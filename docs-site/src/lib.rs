@@ -14,6 +14,7 @@ pub mod mend;
 pub mod plan;
 pub mod serve;
 pub mod site;
+pub mod versions;
 
 use std::io::Write;
 use std::path::Path;

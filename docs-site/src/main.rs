@@ -10,7 +10,7 @@ use anyhow::Context as _;
 use clap::{Parser, Subcommand};
 use docs_site::generate::{self, Options};
 use docs_site::html::SrctreeLinks;
-use docs_site::{linkcheck, serve};
+use docs_site::{linkcheck, serve, versions};
 
 #[derive(Parser)]
 #[command(about = "The kernel's Rust documentation as a searchable, link-checked site")]
@@ -70,6 +70,36 @@ enum Command {
         /// Count the kernel documentation's own known mistakes as broken too
         #[arg(long)]
         strict: bool,
+    },
+    /// One site for several kernels' sites: a version switcher on every page, the API changes
+    /// per crate from the first to the last version, and what out-of-tree modules use of them;
+    /// prints its index.html
+    Versions {
+        /// A kernel, oldest first: LABEL:SRCTREE:OBJTREE:SITE (its site from `docs-site build`;
+        /// rustdoc's JSON goes in SITE.work) (repeatable, two or more)
+        #[arg(long = "version", required = true)]
+        versions: Vec<String>,
+        /// An out-of-tree module's source folder, for its porting list (repeatable)
+        #[arg(long = "module")]
+        modules: Vec<PathBuf>,
+        /// Where the combined site goes (replaced whole by each build)
+        #[arg(long)]
+        out: PathBuf,
+        /// rustdoc runs at a time (default: the number of CPUs)
+        #[arg(long, short)]
+        jobs: Option<usize>,
+    },
+    /// What an out-of-tree module uses of the API changes between two kernels (name-based)
+    Porting {
+        /// The module's source folder (its `.rs` files are read)
+        #[arg(long)]
+        module: PathBuf,
+        /// A kernel, oldest first: LABEL:SRCTREE:OBJTREE:SITE, as for `versions` (repeatable)
+        #[arg(long = "version", required = true)]
+        versions: Vec<String>,
+        /// rustdoc runs at a time (default: the number of CPUs)
+        #[arg(long, short)]
+        jobs: Option<usize>,
     },
     /// Serve a site on 127.0.0.1 for browsing
     Serve {
@@ -184,7 +214,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 .with_context(|| format!("reading {}", dir.display()))?;
             let mut report = linkcheck::check(&site);
             if !strict {
-                linkcheck::set_aside_known(&mut report, linkcheck::KNOWN_UPSTREAM);
+                match versions::is_combined(&dir) {
+                    Some(labels) => versions::set_aside_known(&mut report, &labels),
+                    None => linkcheck::set_aside_known(&mut report, linkcheck::KNOWN_UPSTREAM),
+                }
             }
             if json {
                 println!("{}", serde_json::to_string_pretty(&report)?);
@@ -192,6 +225,54 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 print!("{}", linkcheck::render(&report, show));
             }
             Ok(if report.broken.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+        }
+        Command::Versions { versions, modules, out, jobs } => {
+            let options = versions::Options {
+                versions: parse_versions(&versions)?,
+                modules,
+                out: std::path::absolute(&out).context("the --out path")?,
+                jobs: jobs.unwrap_or_else(threads),
+                rustdoc: PathBuf::from("rustdoc"),
+            };
+            let summary = versions::build(&options).context("building the combined site")?;
+            for (label, size) in &summary.sites {
+                eprintln!("docs-site: Linux {label}: {}", docs_site::site::format_size(*size));
+            }
+            eprintln!(
+                "docs-site: combined site {} ({} of its own, the rest hard links), in {} \
+                 (rustdoc JSON: {} made, {}){}",
+                if summary.reused { "reused" } else { "assembled" },
+                docs_site::site::format_size(summary.own_size),
+                progress::format_duration(summary.total_time),
+                summary.json_built,
+                progress::format_duration(summary.json_time),
+                if summary.reused { ", nothing changed" } else { "" },
+            );
+            for (krate, counts) in &summary.counts {
+                eprintln!("docs-site: changes in {krate}: {counts}");
+            }
+            for text in &summary.porting {
+                eprint!("docs-site: porting {text}");
+            }
+            eprint!(
+                "docs-site: links of the combined pages: {}",
+                linkcheck::render(&summary.links, 10)
+            );
+            println!("{}", summary.index.display());
+            Ok(if summary.links.broken.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+        }
+        Command::Porting { module, versions, jobs } => {
+            let options = versions::Options {
+                versions: parse_versions(&versions)?,
+                modules: Vec::new(),
+                out: PathBuf::new(),
+                jobs: jobs.unwrap_or_else(threads),
+                rustdoc: PathBuf::from("rustdoc"),
+            };
+            let text = versions::porting_text(&options, &module)
+                .with_context(|| format!("the porting list of {}", module.display()))?;
+            print!("{text}");
+            Ok(ExitCode::SUCCESS)
         }
         Command::Serve { dir, port } => {
             let server = serve::Server::bind(&dir, port)?;
@@ -201,4 +282,27 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// `LABEL:SRCTREE:OBJTREE:SITE` arguments as versions (the work folder is `SITE.work`, as
+/// `docs-site build` makes it by default).
+fn parse_versions(args: &[String]) -> anyhow::Result<Vec<versions::VersionInput>> {
+    args.iter()
+        .map(|arg| {
+            let parts: Vec<&str> = arg.split(':').collect();
+            let [label, srctree, objtree, site] = parts.as_slice() else {
+                anyhow::bail!(
+                    "--version {arg}: expected LABEL:SRCTREE:OBJTREE:SITE (4 parts separated by `:`)"
+                );
+            };
+            let site = std::path::absolute(site).context("the site's path")?;
+            Ok(versions::VersionInput {
+                label: (*label).to_owned(),
+                srctree: PathBuf::from(srctree),
+                objtree: PathBuf::from(objtree),
+                work: PathBuf::from(format!("{}.work", site.display())),
+                site,
+            })
+        })
+        .collect()
 }
