@@ -30,6 +30,10 @@ use crate::plan::{self, CoreDocs, Kind, PlanConfig};
 use crate::site::{self, Manifest, SiteError};
 use pages::{CrateChanges, CrateLine, Pair, VersionLine};
 
+/// Changes whenever what the combined site's pages say changes, so that a site in place is not
+/// kept.
+pub const COMBINED_VERSION: &str = "3";
+
 /// The crates whose API is compared in full.
 pub const DETAILED: &[&str] = &["kernel", "macros", "pin_init", "ffi"];
 /// The crates compared in counts and a capped list (bindgen's output).
@@ -351,6 +355,7 @@ fn fingerprint(
         hash.update([0]);
     };
     add(env!("CARGO_PKG_VERSION"));
+    add(COMBINED_VERSION);
     add(html::REWRITE_VERSION);
     for (v, m) in options.versions.iter().zip(manifests) {
         add(&v.label);
@@ -588,6 +593,9 @@ fn assemble(
             ));
         }
     }
+    for (rel, text) in &mut ours {
+        *text = pages::with_icon(text, rel.matches('/').count(), pair.old);
+    }
     // Write our files first: the versions' own `versions.js` (the one that does nothing) is
     // then not linked over ours.
     for (rel, text) in own.iter().chain(&ours) {
@@ -613,9 +621,14 @@ fn assemble(
         let links = html::scan_page(text);
         let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
         for link in &links.links {
-            if link.contains('#')
-                && let Some(target) = html::resolve_path(dir, link.split('#').next().unwrap_or(""))
-            {
+            let Some(target) = html::resolve_path(dir, link.split('#').next().unwrap_or("")) else {
+                continue;
+            };
+            // Files other than pages (the logo) are looked up on disk.
+            if !site.files.contains(&target) && tmp.join(&target).is_file() {
+                site.files.insert(target.clone());
+            }
+            if link.contains('#') {
                 targets.insert(target);
             }
         }

@@ -271,6 +271,17 @@ pub fn modules_page(modules: &[(String, Vec<Use>)], pair: Pair) -> String {
     out
 }
 
+/// `html` (one of our pages, `depth` folders below the combined root) with the kernel's logo
+/// of `version`'s site as its icon: without one, the browser asks for `/favicon.ico`.
+pub fn with_icon(html: &str, depth: usize, version: &str) -> String {
+    let icon = format!(
+        "<meta charset=\"utf-8\"><link rel=\"icon\" href=\"{}{}/static.files/logo.svg\">",
+        "../".repeat(depth),
+        escape(version)
+    );
+    html.replacen("<meta charset=\"utf-8\">", &icon, 1)
+}
+
 /// `html` with every `<a href="LINK">text</a>` whose link is in `broken` made its text:
 /// links of our pages that lead to no page (an item of another crate, an anchor rustdoc
 /// numbered).
