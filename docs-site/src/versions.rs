@@ -115,7 +115,7 @@ pub enum VersionsError {
         what: String,
     },
     /// A tree is not usable.
-    #[error("Linux {label}: {source}")]
+    #[error("Linux {label}")]
     Tree {
         /// The version.
         label: String,
@@ -123,7 +123,7 @@ pub enum VersionsError {
         source: kbuild::TreeError,
     },
     /// A file or folder could not be read or written.
-    #[error("cannot {what} {}: {source}", path.display())]
+    #[error("cannot {what} {}", path.display())]
     Io {
         /// What was being done.
         what: &'static str,
@@ -136,7 +136,7 @@ pub enum VersionsError {
     #[error(transparent)]
     Tool(#[from] subprocess::Error),
     /// A JSON file is not what api-diff reads.
-    #[error("Linux {label}, crate {krate}: {source}")]
+    #[error("Linux {label}, crate {krate}")]
     Json {
         /// The version.
         label: String,
