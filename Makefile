@@ -93,7 +93,7 @@ CARGO := cargo
 WORKBENCH := $(CURDIR)/target/debug/workbench
 LINT_RULES := $(CURDIR)/target/debug/lint-rules
 
-.PHONY: help setup tools kernel demo test test-kernel test-llvm check bench rust-analyzer kallsyms-check layout-check upstream-check fuzz stress lint docs docs-serve clean-cache
+.PHONY: help setup tools kernel demo test test-kernel test-llvm check bench rust-analyzer kallsyms-check layout-check upstream-check fuzz stress lint docs docs-versions docs-serve clean-cache
 
 help: ## List the targets
 	@echo "Rust-for-Linux developer tools. The two commands:"
@@ -236,6 +236,20 @@ docs: kernel ## Build the documentation site (all crates, doctests run in QEMU, 
 		echo "docs: CONFIG_RUST_KERNEL_DOCTESTS is not set in $(KERNEL_OBJ)/.config: the site will not show doctest results" >&2); \
 	$(DOCS_SITE) build --srctree $(KERNEL_SRC) --objtree $(KERNEL_OBJ) --extmod-dir $(EXTMOD_DIR) \
 		--out $(DOCS_DIR) --config-name "$(DOCS_CONFIG_NAME)" $$doctests --check $(DOCS_ARGS)
+
+# One site for every demo kernel: `make docs KERNEL=V` for each (its crates reused when
+# unchanged), then docs-site versions: each site hard-linked into a VERSION/ folder with a version
+# switcher on every page, the API changes per crate from the first to the last kernel (rustdoc's
+# JSON of each crate, kept in each site's work folder), module!'s keys, and what our out-of-tree
+# modules use of the changes. Prints the combined index.html, sizes, times and counts.
+DOCS_VERSIONS_DIR := $(CACHE)/docs-versions/site
+ifneq ($(and $(filter docs-versions,$(MAKECMDGOALS)),$(KERNEL_SRC_GIVEN)),)
+$(error make docs-versions combines the demo kernels' sites ($(DEMO_KERNELS)): drop KERNEL_SRC=, or run docs-site versions --version LABEL:SRCTREE:OBJTREE:SITE yourself)
+endif
+docs-versions: ## Build every demo kernel's documentation and one site of them all, with API changes and porting lists
+	@for k in $(DEMO_KERNELS); do $(MAKE) --no-print-directory docs KERNEL=$$k || exit $$?; done
+	$(DOCS_SITE) versions $(foreach k,$(DEMO_KERNELS),--version $(k):$(CACHE)/linux-$(k)/srctree:$(CACHE)/linux-$(k)/objtree:$(CACHE)/linux-$(k)/docs/site) \
+		$(foreach m,$(wildcard demo-kernel/modules/*),--module $(CURDIR)/$(m)) --out $(DOCS_VERSIONS_DIR)
 
 docs-serve: docs ## Serve the documentation site on 127.0.0.1 (PORT=8000)
 	$(DOCS_SITE) serve $(DOCS_DIR) --port $(or $(PORT),8000)
