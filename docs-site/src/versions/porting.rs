@@ -127,6 +127,7 @@ pub fn references(text: &str) -> Vec<Reference> {
     // `use` declarations.
     let mut imported: BTreeMap<String, String> = BTreeMap::new();
     let mut prelude = false;
+    let mut use_spans = Vec::new();
     let mut offset = 0;
     while let Some(i) = code[offset..].find("use ") {
         let start = offset + i;
@@ -136,6 +137,7 @@ pub fn references(text: &str) -> Vec<Reference> {
         }
         let Some(end) = code[start..].find(';') else { break };
         let tree = &code[start + 4..start + end];
+        use_spans.push(start..start + end);
         let mut paths = Vec::new();
         expand_use(tree, "", &mut paths);
         for path in paths {
@@ -166,6 +168,7 @@ pub fn references(text: &str) -> Vec<Reference> {
         let (start, c) = bytes[i];
         if !is_ident_char(c)
             || c.is_ascii_digit()
+            || use_spans.iter().any(|span| span.contains(&start))
             || (i > 0 && (is_ident_char(bytes[i - 1].1) || bytes[i - 1].1 == ':'))
         {
             i += 1;
