@@ -16,17 +16,4 @@ pub mod serve;
 pub mod site;
 pub mod versions;
 
-use std::io::Write;
-use std::path::Path;
-
-/// Writes `bytes` to `path` through a temporary file in the same directory and a rename.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path.file_name().map_or("file".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let mut file = std::fs::File::create(&tmp)?;
-    file.write_all(bytes)?;
-    file.sync_all()?;
-    drop(file);
-    std::fs::rename(&tmp, path)
-}
+pub use report::write_atomically;

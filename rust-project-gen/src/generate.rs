@@ -1,7 +1,6 @@
 //! From trees on disk to the text of `rust-project.json`, and writing it safely.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use kbuild::{Objtree, RustBuild, Srctree, scan_rust_builds};
@@ -186,22 +185,4 @@ fn guess_builds(srctree: &Path, objtree: &Objtree) -> Vec<RustBuild> {
         }
     }
     builds
-}
-
-/// Writes `text` to `path` through a temporary file in the same directory and a rename, so
-/// that a reader never sees half a file.
-pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let result = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
 }

@@ -16,5 +16,5 @@ pub mod json;
 pub mod rust_analyzer;
 pub mod upstream;
 
-pub use generate::{GenerateError, Output, Trees, generate, write_atomically};
+pub use generate::{GenerateError, Output, Trees, generate};
 pub use graph::{Crate, Origin, Project, build_project};

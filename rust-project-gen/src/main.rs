@@ -9,9 +9,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clap::Parser;
+use report::write_atomically;
 use rust_project_gen::json::Flycheck;
 use rust_project_gen::rust_analyzer::{self, Features};
-use rust_project_gen::{Origin, Trees, generate, write_atomically};
+use rust_project_gen::{Origin, Trees, generate};
 use subprocess::Command;
 
 /// Write rust-project.json for rust-analyzer from the rustc invocations kbuild saved.

@@ -1,5 +1,6 @@
-//! The suite's HTML: escaping, and the page style the tools' reports share (kallsyms-check's
-//! and layout-check's), so that they look alike and are written once.
+//! The suite's output: HTML escaping, the page style the tools' reports share (kallsyms-check's
+//! and layout-check's), so that they look alike and are written once, and writing an output
+//! file atomically.
 
 /// Escapes text for HTML, in element content and in quoted attributes.
 pub fn escape(s: &str) -> String {
@@ -32,6 +33,27 @@ pub fn page_start(title: &str) -> String {
 /// The end of a report page.
 pub const PAGE_END: &str = "</body></html>\n";
 
+/// Writes `contents` to `path` through a temporary file in the same directory and a rename, so
+/// that a reader never sees half a file; the temporary file is removed when anything fails.
+pub fn write_atomically(path: &std::path::Path, contents: impl AsRef<[u8]>) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir =
+        path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    let name = path.file_name().map_or("file".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let result = (|| {
+        let mut file = std::fs::File::create(&tmp)?;
+        file.write_all(contents.as_ref())?;
+        file.sync_all()?;
+        drop(file);
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -50,5 +72,21 @@ mod tests {
         let page = page_start("a < b");
         assert!(page.starts_with("<!DOCTYPE html>"));
         assert!(page.contains("<title>a &lt; b</title>") && page.ends_with("<h1>a &lt; b</h1>\n"));
+    }
+
+    #[test]
+    fn a_file_is_replaced_whole_and_a_failure_leaves_nothing_behind() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.json");
+        write_atomically(&path, "old").unwrap();
+        write_atomically(&path, b"new").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
+        // A directory where the file should go: the rename fails, and the temporary goes.
+        let blocked = dir.path().join("blocked");
+        std::fs::create_dir_all(blocked.join("inside")).unwrap();
+        assert!(write_atomically(&blocked, "x").is_err());
+        let left: Vec<_> =
+            std::fs::read_dir(dir.path()).unwrap().flatten().map(|e| e.file_name()).collect();
+        assert_eq!(left.len(), 2, "only out.json and blocked/: {left:?}");
     }
 }
