@@ -135,21 +135,27 @@ fn pool<T: Sync, R: Send>(
 
 /// The fingerprint of everything but the files rustdoc reads.
 fn fingerprint(job: &Job, config: &BuildConfig) -> String {
+    let mut after_cwd = vec![
+        format!("{:?}", config.srctree_links),
+        format!("{:?}", config.upstream),
+        config.srctree.display().to_string(),
+    ];
+    after_cwd.extend(config.site_crates.iter().cloned());
+    job_fingerprint(job, &[html::REWRITE_VERSION, &config.rustdoc_version], &after_cwd)
+}
+
+/// A hash of this tool's version, `before_cwd`, the job's working directory, `after_cwd`, and
+/// its environment and arguments: what decides a rustdoc run's output besides its input files.
+fn job_fingerprint(job: &Job, before_cwd: &[&str], after_cwd: &[String]) -> String {
     let mut hash = Sha256::new();
     let mut add = |s: &str| {
         hash.update(s.as_bytes());
         hash.update([0]);
     };
     add(env!("CARGO_PKG_VERSION"));
-    add(html::REWRITE_VERSION);
-    add(&config.rustdoc_version);
+    before_cwd.iter().for_each(|s| add(s));
     add(&job.cwd.display().to_string());
-    add(&format!("{:?}", config.srctree_links));
-    add(&format!("{:?}", config.upstream));
-    add(&config.srctree.display().to_string());
-    for name in &config.site_crates {
-        add(name);
-    }
+    after_cwd.iter().for_each(|s| add(s));
     for (k, v) in &job.env {
         add(&format!("{k}={v}"));
     }
@@ -327,22 +333,7 @@ pub fn build_json_all(
 
 /// The fingerprint of a JSON run, but for the files rustdoc reads.
 fn json_fingerprint(job: &Job, config: &JsonConfig) -> String {
-    let mut hash = Sha256::new();
-    let mut add = |s: &str| {
-        hash.update(s.as_bytes());
-        hash.update([0]);
-    };
-    add(env!("CARGO_PKG_VERSION"));
-    add("json");
-    add(&config.rustdoc_version);
-    add(&job.cwd.display().to_string());
-    for (k, v) in &job.env {
-        add(&format!("{k}={v}"));
-    }
-    for arg in &job.args {
-        add(arg);
-    }
-    format!("{:x}", hash.finalize())
+    job_fingerprint(job, &["json", &config.rustdoc_version], &[])
 }
 
 fn json_one(job: &Job, config: &JsonConfig) -> JsonResult {

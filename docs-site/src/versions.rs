@@ -286,6 +286,17 @@ fn module_sources(dir: &Path) -> Result<Vec<(String, String)>, VersionsError> {
 
 /// The API diffs between two versions' JSON files, per crate, and the crates documented in
 /// one version only.
+/// The crates compared in both versions, with their diffs.
+fn compared(crates: &[CrateLine]) -> Vec<(String, &api_diff::Diff)> {
+    crates
+        .iter()
+        .filter_map(|c| match &c.changes {
+            CrateChanges::Compared { diff, .. } => Some((c.name.clone(), diff)),
+            _ => None,
+        })
+        .collect()
+}
+
 fn diffs(
     old: (&str, &BTreeMap<String, Result<PathBuf, String>>, &Manifest),
     new: (&str, &BTreeMap<String, Result<PathBuf, String>>, &Manifest),
@@ -445,13 +456,7 @@ pub fn build(options: &Options) -> Result<Summary, VersionsError> {
             || vec!["the keys could not be read from either rust/macros/module.rs".to_owned()],
         );
 
-    let compared: Vec<(String, &api_diff::Diff)> = crates
-        .iter()
-        .filter_map(|c| match &c.changes {
-            CrateChanges::Compared { diff, .. } => Some((c.name.clone(), diff)),
-            _ => None,
-        })
-        .collect();
+    let compared = compared(&crates);
     let mut porting_lists = Vec::new();
     let mut porting_text = Vec::new();
     for dir in &options.modules {
@@ -724,13 +729,7 @@ pub fn porting_text(options: &Options, module: &Path) -> Result<String, Versions
         (Some(o), Some(n)) => Some(module_keys::diff(&o, &n)),
         _ => None,
     };
-    let compared: Vec<(String, &api_diff::Diff)> = crates
-        .iter()
-        .filter_map(|c| match &c.changes {
-            CrateChanges::Compared { diff, .. } => Some((c.name.clone(), diff)),
-            _ => None,
-        })
-        .collect();
+    let compared = compared(&crates);
     let files = module_sources(module)?;
     let uses = porting::porting_list(&files, &compared, keys.as_ref());
     let name = module.file_name().map_or("module".into(), |n| n.to_string_lossy().into_owned());
