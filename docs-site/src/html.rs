@@ -427,48 +427,68 @@ pub struct PageLinks {
     pub redirect: Option<String>,
 }
 
-/// Scans a page's tags (not the text inside `<script>` and `<style>`, nor comments).
+/// Scans a page's tags with `lol_html` (not the text inside `<script>` and `<style>`, nor
+/// comments).
 pub fn scan_page(html: &str) -> PageLinks {
-    let mut page = PageLinks::default();
-    let mut i = 0;
-    while let Some(lt) = html[i..].find('<') {
-        let start = i + lt;
-        if html[start..].starts_with("<!--") {
-            i = html[start..].find("-->").map_or(html.len(), |e| start + e + 3);
-            continue;
+    use lol_html::{HtmlRewriter, Settings, element, text};
+    let page = std::cell::RefCell::new(PageLinks::default());
+    let noscript = std::cell::RefCell::new(String::new());
+    let handler = element!("*", |el| {
+        let mut page = page.borrow_mut();
+        let name = el.tag_name();
+        for attr in el.attributes() {
+            let attr_name = attr.name();
+            match (name.as_str(), attr_name.as_str()) {
+                ("a" | "link" | "area", "href") | ("img" | "script" | "iframe", "src") => {
+                    page.links.push(decode_entities(&attr.value()));
+                }
+                (_, "id") | ("a", "name") => page.ids.push(decode_entities(&attr.value())),
+                _ => {}
+            }
         }
-        let Some(gt) = tag_end(&html[start..]) else { break };
-        let tag = &html[start + 1..start + gt];
-        i = start + gt + 1;
-        let name_len = tag.bytes().take_while(|b| b.is_ascii_alphanumeric()).count();
-        let name = tag[..name_len].to_ascii_lowercase();
-        if name.is_empty() {
-            continue;
-        }
-        let attrs = attributes(&tag[name_len..]);
         if name == "meta"
-            && attrs.iter().any(|(a, v)| a == "http-equiv" && v.eq_ignore_ascii_case("refresh"))
-            && let Some((_, content)) = attrs.iter().find(|(a, _)| a == "content")
+            && el
+                .get_attribute("http-equiv")
+                .is_some_and(|v| decode_entities(&v).eq_ignore_ascii_case("refresh"))
+            && let Some(content) = el.get_attribute("content").map(|c| decode_entities(&c))
             && let Some((_, url)) =
                 content.split_once("URL=").or_else(|| content.split_once("url="))
         {
             page.redirect = Some(url.trim().to_owned());
         }
-        for (attr, value) in attrs {
-            match (name.as_str(), attr.as_str()) {
-                ("a" | "link" | "area", "href") | ("img" | "script" | "iframe", "src") => {
-                    page.links.push(value);
-                }
-                (_, "id") | ("a", "name") => page.ids.push(value),
-                _ => {}
+        Ok(())
+    });
+    // lol_html parses as a browser with scripts does: a `<noscript>`'s inside is text (rustdoc
+    // writes `<noscript><link rel="stylesheet" href="…noscript-….css"></noscript>`). Its tags
+    // are scanned on their own, in place.
+    let noscript_handler = text!("noscript", |chunk| {
+        let mut inside = noscript.borrow_mut();
+        inside.push_str(chunk.as_str());
+        if chunk.last_in_text_node() {
+            let found = scan_page(&inside);
+            inside.clear();
+            let mut page = page.borrow_mut();
+            page.links.extend(found.links);
+            page.ids.extend(found.ids);
+            if found.redirect.is_some() {
+                page.redirect = found.redirect;
             }
         }
-        if name == "script" || name == "style" {
-            let close = format!("</{name}");
-            i = html[i..].find(&close).map_or(html.len(), |e| i + e);
-        }
-    }
-    page
+        Ok(())
+    });
+    let mut rewriter = HtmlRewriter::new(
+        Settings {
+            element_content_handlers: vec![handler, noscript_handler],
+            // Not strict: a parsing ambiguity (`<select><xmp>`) must not end the scan.
+            strict: false,
+            ..Settings::new()
+        },
+        |_: &[u8]| {},
+    );
+    // Neither fails: the handlers never do, nothing is strict, and no memory limit is set.
+    let _ = rewriter.write(html.as_bytes());
+    let _ = rewriter.end();
+    page.into_inner()
 }
 
 /// The offset of the `>` that ends the tag starting at `tag[0] == '<'`, outside quotes.
@@ -520,17 +540,9 @@ pub(crate) fn attributes(mut s: &str) -> Vec<(String, String)> {
     }
 }
 
-/// Decodes the entities rustdoc writes in attributes.
+/// Decodes the character references in an attribute's value (`html-escape`).
 pub fn decode_entities(s: &str) -> String {
-    if !s.contains('&') {
-        return s.to_owned();
-    }
-    s.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&#x27;", "'")
-        .replace("&amp;", "&")
+    html_escape::decode_html_entities(s).into_owned()
 }
 
 #[cfg(test)]

@@ -86,6 +86,26 @@ fn scan_skips_scripts_and_comments() {
 }
 
 #[test]
+fn scan_reads_the_tags_inside_noscript() {
+    check_scan(
+        r#"<noscript><link rel="stylesheet" href="../static.files/noscript-f7c3ffd8.css"></noscript><a id="x" href="b.html">"#,
+        expect![[r#"
+            links: ["../static.files/noscript-f7c3ffd8.css", "b.html"]
+            ids: ["x"]"#]],
+    );
+}
+
+#[test]
+fn scan_goes_on_past_an_ambiguous_parse() {
+    check_scan(
+        r#"<select><xmp>x</xmp></select><a href="after.html">"#,
+        expect![[r#"
+            links: ["after.html"]
+            ids: []"#]],
+    );
+}
+
+#[test]
 fn links_into_the_rust_project_docs_go_upstream_unless_the_site_has_them() {
     let upstream = UpstreamDocs {
         base: "https://doc.rust-lang.org/1.95.0/".to_owned(),
