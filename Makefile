@@ -93,7 +93,7 @@ CARGO := cargo
 WORKBENCH := $(CURDIR)/target/debug/workbench
 LINT_RULES := $(CURDIR)/target/debug/lint-rules
 
-.PHONY: help setup tools kernel demo test test-kernel test-llvm check bench rust-analyzer kallsyms-check layout-check upstream-check fuzz stress lint docs docs-versions docs-serve clean-cache
+.PHONY: help setup tools kernel demo test test-kernel test-versions test-llvm check bench rust-analyzer kallsyms-check layout-check upstream-check fuzz stress lint docs docs-versions docs-serve clean-cache
 
 help: ## List the targets
 	@echo "Rust-for-Linux developer tools. The two commands:"
@@ -138,8 +138,17 @@ test: check ## Every test, against each demo kernel: unit, integration and QEMU 
 	for k in $(TEST_KERNELS); do \
 		$(MAKE) --no-print-directory test-kernel KERNEL=$$k || status=$$?; \
 	done; \
+	$(MAKE) --no-print-directory test-versions || status=$$?; \
 	$(call sum_tests,tests,$(CACHE)/logs/cargo-test-*.log); \
 	exit $$status
+
+# The tests across demo kernels (docs-site's combined site of them all: its `[[test]]` is not
+# run by `cargo test --workspace`), once, after every demo kernel is prepared.
+test-versions: tools ## The tests that need every demo kernel at once (docs-site versions)
+	@mkdir -p $(CACHE)/logs; log=$(CACHE)/logs/cargo-test-versions.log; \
+	for k in $(DEMO_KERNELS); do $(MAKE) --no-print-directory kernel KERNEL=$$k || exit $$?; done; \
+	echo "==> tests across the demo kernels ($(DEMO_KERNELS)): cargo test -p docs-site --test versions" >&2; \
+	$(TREE_ENV) $(CARGO) test --locked -p docs-site --test versions 2>&1 | tee $$log
 
 # KERNEL_TESTS may hold several cargo selections, separated by `|`.
 test-kernel: kernel ## The tests against one demo kernel (KERNEL=, default 6.12)
