@@ -96,17 +96,31 @@ pub fn build_all(
     config: &BuildConfig,
     on_done: &(dyn Fn(&CrateResult) + Sync),
 ) -> Vec<CrateResult> {
-    let mut queue: Vec<&Job> = jobs.iter().collect();
-    // `core` takes longest by far: start it first. Popped from the end.
-    queue.sort_by_key(|job| (job.kind != crate::plan::Kind::Library, job.name != "kernel"));
-    queue.reverse();
-    let mut results = pool(queue, config.jobs, &|job: &Job| {
-        let result = build_one(job, config);
-        on_done(&result);
-        result
-    });
+    // `core` takes longest by far: start it first.
+    let first = |job: &Job| (job.kind != crate::plan::Kind::Library, job.name != "kernel");
+    let mut results = run_jobs(jobs, config.jobs, first, &|job| build_one(job, config), on_done);
     results.sort_by(|a, b| a.name.cmp(&b.name));
     results
+}
+
+/// Runs `one` on every job, `threads` at a time, in the order of `priority` (the lowest
+/// first), and calls `on_done` as each ends.
+fn run_jobs<K: Ord, R: Send>(
+    jobs: &[Job],
+    threads: usize,
+    priority: impl Fn(&Job) -> K,
+    one: &(dyn Fn(&Job) -> R + Sync),
+    on_done: &(dyn Fn(&R) + Sync),
+) -> Vec<R> {
+    let mut queue: Vec<&Job> = jobs.iter().collect();
+    queue.sort_by_key(|job| priority(job));
+    // Popped from the end.
+    queue.reverse();
+    pool(queue, threads, &|job: &Job| {
+        let result = one(job);
+        on_done(&result);
+        result
+    })
 }
 
 /// Runs `work` on every item of `queue` (taken from its end), `threads` at a time.
@@ -318,15 +332,9 @@ pub fn build_json_all(
     config: &JsonConfig,
     on_done: &(dyn Fn(&JsonResult) + Sync),
 ) -> Vec<JsonResult> {
-    let mut queue: Vec<&Job> = jobs.iter().collect();
-    // `kernel` and `bindings` take longest: start them first. Popped from the end.
-    queue.sort_by_key(|job| !matches!(job.name.as_str(), "kernel" | "bindings"));
-    queue.reverse();
-    let mut results = pool(queue, config.jobs, &|job: &Job| {
-        let result = json_one(job, config);
-        on_done(&result);
-        result
-    });
+    // `kernel` and `bindings` take longest: start them first.
+    let first = |job: &Job| !matches!(job.name.as_str(), "kernel" | "bindings");
+    let mut results = run_jobs(jobs, config.jobs, first, &|job| json_one(job, config), on_done);
     results.sort_by(|a, b| a.name.cmp(&b.name));
     results
 }
