@@ -26,7 +26,8 @@ pub struct Topic {
     pub reproducers: Vec<Reproducer>,
 }
 
-/// A KUnit case that fails before a topic's fixes and passes after them.
+/// A KUnit case that fails before a topic's fixes and passes after them, or a new feature's KUnit
+/// suite and what its use prints, which pass after the topic.
 #[derive(Clone, Debug, Deserialize)]
 pub struct Reproducer {
     /// What it shows.
@@ -38,14 +39,19 @@ pub struct Reproducer {
     pub config: Vec<String>,
     /// The topic's patches that add the test, applied alone for the run before the fixes.
     pub test_patches: Vec<String>,
-    /// Modules to load, relative to the objtree, in order.
+    /// Modules to copy into the guest's `/lib/modules`, relative to the objtree, in order...
     pub modules: Vec<String>,
+    /// ...and the shell commands the guest runs: `insmod` of each module when there are none.
+    #[serde(default)]
+    pub steps: Vec<String>,
     /// The KUnit suite.
     pub suite: String,
-    /// The case in it.
-    pub case: String,
-    /// How the case ends before the fixes.
-    pub before: Expect,
+    /// The case in it; every case of the suite when there is none.
+    #[serde(default)]
+    pub case: Option<String>,
+    /// How the case ends before the fixes; nothing runs before a topic that adds a feature.
+    #[serde(default)]
+    pub before: Option<Expect>,
     /// How it ends after them.
     pub after: Expect,
 }
@@ -58,6 +64,10 @@ pub struct Expect {
     /// Text its lines must contain (a diagnostic, or the oops it caused).
     #[serde(default)]
     pub says: Option<String>,
+    /// Text the console must show, each in a line of its own, in this order (what the steps
+    /// print).
+    #[serde(default)]
+    pub console: Vec<String>,
 }
 
 /// A bad `demo-kernel/upstream/VERSION` folder.
@@ -222,8 +232,54 @@ pub fn rust_warnings(log: &str) -> Vec<String> {
     out
 }
 
-/// Whether `suite`'s case `case` ended as `expect` says, or how it did not.
-pub fn judge(suite: &kunit::Suite, case: &str, expect: &Expect) -> Result<String, String> {
+/// Whether `suite`'s case `case`, or every case of it, ended as `expect` says and `console`
+/// shows what it says, or how not.
+pub fn judge(
+    suite: &kunit::Suite,
+    case: Option<&str>,
+    console: &str,
+    expect: &Expect,
+) -> Result<String, String> {
+    let cases = match case {
+        Some(case) => judge_case(suite, case, expect)?,
+        None => judge_suite(suite, expect)?,
+    };
+    let missing = missing_lines(console, &expect.console);
+    if !missing.is_empty() {
+        return Err(format!("{cases}, but the console never showed {missing:?}"));
+    }
+    Ok(cases)
+}
+
+/// Those of `wanted` that no line of `console` shows after the line that showed the one before.
+pub fn missing_lines(console: &str, wanted: &[String]) -> Vec<String> {
+    let mut lines = console.lines();
+    wanted.iter().filter(|w| !lines.any(|l| l.contains(w.as_str()))).cloned().collect()
+}
+
+/// Whether every case of `suite` ended as `expect` says, the suite complete.
+fn judge_suite(suite: &kunit::Suite, expect: &Expect) -> Result<String, String> {
+    if let Some(why) = suite.incomplete() {
+        return Err(format!("the suite did not run whole: {why}"));
+    }
+    let wrong: Vec<String> = suite
+        .cases
+        .iter()
+        .filter(|c| c.outcome != expect.outcome)
+        .map(|c| format!("{} ended {:?}", c.name, c.outcome))
+        .collect();
+    if suite.cases.is_empty() || !wrong.is_empty() {
+        return Err(format!(
+            "not every case of {} cases ended {:?}: {}",
+            suite.cases.len(),
+            expect.outcome,
+            wrong.join("; ")
+        ));
+    }
+    Ok(format!("all {} cases {:?}", suite.cases.len(), expect.outcome))
+}
+
+fn judge_case(suite: &kunit::Suite, case: &str, expect: &Expect) -> Result<String, String> {
     let Some(found) = suite.case(case) else {
         let why = suite.incomplete().unwrap_or_else(|| "the suite ran without it".to_owned());
         return Err(format!("{case} reported no result ({why})"));

@@ -157,13 +157,15 @@ fn check_topic(
 ) -> Result<String> {
     println!("== {} ({} patches)", topic.name, topic.patches.len());
     for r in &topic.reproducers {
+        // A new feature's test has nothing to run before it.
+        let Some(before) = &r.before else { continue };
         check.checkout(start)?;
         for name in &r.test_patches {
             let patch = topic.patches.iter().find(|p| p.ends_with(name)).expect("checked on load");
             check.am(patch)?;
         }
         let label = format!("{} before", topic.name);
-        check.reproduce(r, &r.before, &label)?;
+        check.reproduce(r, before, &label)?;
     }
 
     check.checkout(start)?;
@@ -298,11 +300,15 @@ impl Check {
         let dir = self.work.join("boots").join(slug(&format!("{label} {}", r.name)));
         std::fs::create_dir_all(&dir)?;
         let modules: Vec<PathBuf> = r.modules.iter().map(|m| objtree.join(m)).collect();
-        let mut steps: Vec<String> = modules
-            .iter()
-            .filter_map(|m| m.file_name())
-            .map(|f| format!("insmod /lib/modules/{}", f.to_string_lossy()))
-            .collect();
+        let mut steps: Vec<String> = if r.steps.is_empty() {
+            modules
+                .iter()
+                .filter_map(|m| m.file_name())
+                .map(|f| format!("insmod /lib/modules/{}", f.to_string_lossy()))
+                .collect()
+        } else {
+            r.steps.clone()
+        };
         if steps.is_empty() {
             steps.push("true".to_owned());
         }
@@ -321,8 +327,9 @@ impl Check {
         step.done(&boot.describe());
         let console = std::fs::read_to_string(dir.join("console.log"))?;
         let suite = kunit::parse_suite(&console, &r.suite);
-        match upstream::judge(&suite, &r.case, expect) {
-            Ok(how) => println!("  {label}: {}: {} {how}", r.name, r.case),
+        let case = r.case.as_deref().unwrap_or(&r.suite);
+        match upstream::judge(&suite, r.case.as_deref(), &console, expect) {
+            Ok(how) => println!("  {label}: {}: {case} {how}", r.name),
             Err(why) => self.fail(format!(
                 "{label}: {}: {why} (console: {})",
                 r.name,

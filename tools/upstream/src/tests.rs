@@ -25,6 +25,7 @@ fn the_7_3_series_load_in_order() {
     expect![[r#"
         kallsyms: 0001 0002 0003 (2 reproducers)
         rust-layout: 0001 (1 reproducers)
+        rust-module-params: 0001 0002 0003 0004 0005 (1 reproducers)
     "#]]
     .assert_eq(&text);
 }
@@ -89,15 +90,19 @@ fn judging_the_longest_symbol_case_before_and_after() {
         include_str!("../../kunit/src/tests/builtin-after.log"),
         "longest-symbol",
     );
-    let fail = Expect { outcome: kunit::Outcome::Fail, says: Some("printed as ".to_owned()) };
-    let pass = Expect { outcome: kunit::Outcome::Pass, says: None };
-    let case = "test_too_long_symbol_sprint";
+    let fail = Expect {
+        outcome: kunit::Outcome::Fail,
+        says: Some("printed as ".to_owned()),
+        console: Vec::new(),
+    };
+    let pass = Expect { outcome: kunit::Outcome::Pass, says: None, console: Vec::new() };
+    let case = Some("test_too_long_symbol_sprint");
     let text = format!(
         "{:?}\n{:?}\n{:?}\n{:?}\n",
-        judge(&before, case, &fail),
-        judge(&after, case, &pass),
-        judge(&after, case, &fail).map_err(|e| e[..60].to_owned()),
-        judge(&after, "no_such_case", &pass),
+        judge(&before, case, "", &fail),
+        judge(&after, case, "", &pass),
+        judge(&after, case, "", &fail).map_err(|e| e[..60].to_owned()),
+        judge(&after, Some("no_such_case"), "", &pass),
     );
     expect![[r#"
         Ok("Fail: printed as sha256_ni_finup2x+0x958/0x961")
@@ -105,5 +110,37 @@ fn judging_the_longest_symbol_case_before_and_after() {
         Err("test_too_long_symbol_sprint ended Pass, not Fail: ok 3 test_")
         Err("no_such_case reported no result (the suite ran without it)")
     "#]]
+    .assert_eq(&text);
+}
+
+#[test]
+fn judging_a_whole_suite_and_the_console() {
+    let log = include_str!("../../kunit/src/tests/builtin-after.log");
+    let after = kunit::parse_suite(log, "longest-symbol");
+    let before = kunit::parse_suite(
+        include_str!("../../kunit/src/tests/builtin-before.log"),
+        "longest-symbol",
+    );
+    let expect = |console: &[&str]| Expect {
+        outcome: kunit::Outcome::Pass,
+        says: None,
+        console: console.iter().map(|l| (*l).to_owned()).collect(),
+    };
+    let (first, last) = ("# Subtest: longest-symbol", "ok 4 longest-symbol");
+    let text = format!(
+        "{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n",
+        judge(&after, None, log, &expect(&[])),
+        judge(&after, None, log, &expect(&[first, last])),
+        judge(&after, None, log, &expect(&[last, first])),
+        judge(&before, None, "", &expect(&[])).map_err(|e| e[..50].to_owned()),
+        judge(&kunit::Suite::default(), None, "", &expect(&[])).map_err(|e| e[..40].to_owned()),
+    );
+    expect![[r##"
+        Ok("all 3 cases Pass")
+        Ok("all 3 cases Pass")
+        Err("all 3 cases Pass, but the console never showed [\"# Subtest: longest-symbol\"]")
+        Err("not every case of 3 cases ended Pass: test_too_lon")
+        Err("the suite did not run whole: 0 results, ")
+    "##]]
     .assert_eq(&text);
 }
