@@ -125,8 +125,9 @@ check: setup ## Format and clippy checks of our own code
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --locked --workspace --all-targets -- -D warnings
 
-# `make test` runs the tests against every demo kernel in turn (KERNEL= on the command line, or a
-# user's tree with KERNEL_SRC=, runs them against that one): each version's kernel.conf says which
+# `make test` runs the tests against every demo kernel in turn, then those across them (KERNEL= on
+# the command line, or a user's tree with KERNEL_SRC=, runs them against that one, without the
+# tests across kernels): each version's kernel.conf says which
 # tests it passes (KERNEL_TESTS, cargo's package and test selection). cargo prints one
 # "test result" line per test binary; the last line sums them all up.
 # $(call sum_tests,LABEL,LOGS): "LABEL: N passed, M failed" over the "test result" lines of LOGS.
@@ -138,7 +139,7 @@ test: check ## Every test, against each demo kernel: unit, integration and QEMU 
 	for k in $(TEST_KERNELS); do \
 		$(MAKE) --no-print-directory test-kernel KERNEL=$$k || status=$$?; \
 	done; \
-	$(MAKE) --no-print-directory test-versions || status=$$?; \
+	$(if $(filter-out $(TEST_KERNELS),$(DEMO_KERNELS)),,$(MAKE) --no-print-directory test-versions || status=$$?;) \
 	$(call sum_tests,tests,$(CACHE)/logs/cargo-test-*.log); \
 	exit $$status
 
