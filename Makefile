@@ -84,8 +84,12 @@ endif
 EXTMOD_DIR := $(TREE_CACHE)/extmod
 TREE_ARGS += --extmod-sources $(CURDIR)/demo-kernel/modules --extmod-build-dir $(EXTMOD_DIR)
 # The tree, for the tests and benchmarks (not exported: `make test` runs a make per demo kernel,
-# which must not take the first one's tree for a user's own).
+# which must not take the first one's tree for a user's own). README_KERNEL names the demo kernel
+# when the tree is the one README.md's figures describe (GCC, the demo configuration), so that
+# the tests that measure a figure check the README's.
+README_KERNEL = $(if $(KERNEL_SRC_GIVEN)$(LLVM)$(CONFIG_FRAGMENT),,$(KERNEL))
 TREE_ENV = KERNEL_SRC=$(KERNEL_SRC) KERNEL_OBJ=$(KERNEL_OBJ) EXTMOD_DIR=$(EXTMOD_DIR) DEMO_KERNEL=$(DEMO_KERNEL) \
+	README_KERNEL=$(README_KERNEL) \
 	OLDER_RUST_ANALYZERS='$(foreach e,$(RUST_ANALYZERS),$(TOOLS_PREFIX)/rust-analyzer-$(firstword $(subst :, ,$(e)))/bin/rust-analyzer)'
 
 

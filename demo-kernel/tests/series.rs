@@ -27,6 +27,11 @@ fn checkpatch_is_clean_on_every_patch() {
     checkpatch_clean(&patches(), &[]);
 }
 
+#[test]
+fn the_readme_counts_the_series() {
+    tidy::readme::check_stated("series", "{} patches", patches().len() as u64);
+}
+
 /// The mainline series of this version (`demo-kernel/upstream/VERSION`), if it has any, pass
 /// `checkpatch.pl --strict` too. `make upstream-check` runs it again after `git am`, and also
 /// builds and boots them; this is the quick half, in `make test`. The Fixes: commits are unknown
