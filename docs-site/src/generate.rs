@@ -215,7 +215,7 @@ fn rustdoc_config(
 ) -> BuildConfig {
     let linkable: Vec<String> = jobs
         .iter()
-        .filter(|j| matches!(j.kind, Kind::Library | Kind::Kernel))
+        .filter(|j| matches!(j.kind, Kind::Library | Kind::Kernel | Kind::Host))
         .map(|j| j.name.clone())
         .collect();
     BuildConfig {
@@ -277,7 +277,7 @@ fn keep_or_assemble_site(
     doctest_results: Option<&Results>,
 ) -> Result<(u64, Vec<Unlinked>, Option<linkcheck::Report>), GenerateError> {
     // Nothing changed since the site in place was built: keep it as it is.
-    let fingerprint = site_fingerprint(options, results, doctest_results, rustc_version);
+    let fingerprint = site_fingerprint(options, plan, results, doctest_results, rustc_version);
     if let Some(manifest) = manifest_in_place(&options.out, &fingerprint)
         && results.iter().all(|r| r.status == Status::Fresh)
     {
@@ -566,10 +566,12 @@ fn mend_links(
     Ok((site, report, unlinked))
 }
 
-/// What the site is made of: every crate's stamp, the doctest results and the options that
-/// shape the pages. Equal fingerprints mean an identical site, bar the build date.
+/// What the site is made of: every crate's stamp and landing page row, the doctest results and
+/// the options that shape the pages. Equal fingerprints mean an identical site, bar the build
+/// date.
 fn site_fingerprint(
     options: &Options,
+    plan: &plan::Plan,
     results: &[CrateResult],
     doctests: Option<&Results>,
     rustc_version: &str,
@@ -588,6 +590,8 @@ fn site_fingerprint(
         add(&r.name);
         add(&std::fs::read_to_string(r.dir.join("stamp.json")).unwrap_or_default());
     }
+    // The landing page's rows: a crate's kind or target can change with its pages unchanged.
+    add(&serde_json::to_string(&crate_entries(&plan.jobs, results)).unwrap_or_default());
     add(&serde_json::to_string(&doctests).unwrap_or_default());
     format!("{:x}", hash.finalize())
 }

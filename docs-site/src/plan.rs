@@ -12,8 +12,12 @@ use kbuild::RustBuild;
 pub enum Kind {
     /// `core` (and `alloc` on trees that still build it), as the kernel configures them.
     Library,
-    /// The kernel's own crates in `rust/` (`kernel`, `bindings`, `macros`, ...).
+    /// The kernel's own crates in `rust/`, built for the kernel (`kernel`, `bindings`, ...).
     Kernel,
+    /// The crates in `rust/` built for the host: the proc-macros (`macros`, and on 7.3
+    /// `pin_init_internal` and `zerocopy_derive`) and their libraries (`proc_macro2`, `quote`,
+    /// `syn`).
+    Host,
     /// An in-tree module or sample (`samples/rust/rust_minimal.o`).
     Module,
     /// An out-of-tree module (`M=`).
@@ -184,6 +188,7 @@ pub fn plan(builds: &[(PathBuf, RustBuild, Kind)], config: &PlanConfig) -> Plan 
         }
         let kind = match inv.crate_name.as_str() {
             "core" | "alloc" if *kind == Kind::Kernel => Kind::Library,
+            _ if *kind == Kind::Kernel && !inv.is_kernel_target() => Kind::Host,
             _ => *kind,
         };
         let mut env = inv.env.clone();

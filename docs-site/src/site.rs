@@ -32,7 +32,7 @@ pub struct Meta {
 pub struct CrateEntry {
     /// Its name.
     pub name: String,
-    /// `library`, `kernel`, `module`, `external`.
+    /// `library`, `kernel`, `host`, `module`, `external` ([`crate::plan::Kind`]).
     pub kind: String,
     /// kbuild's target.
     pub target: String,

@@ -304,7 +304,7 @@ fn diffs(
     let documented = |m: &Manifest| -> BTreeSet<String> {
         m.crates
             .iter()
-            .filter(|c| c.missing.is_none() && matches!(c.kind.as_str(), "kernel"))
+            .filter(|c| c.missing.is_none() && matches!(c.kind.as_str(), "kernel" | "host"))
             .map(|c| c.name.clone())
             .collect()
     };

@@ -48,6 +48,10 @@ fn every_crate_is_documented_and_no_link_is_broken() {
         assert!(names.contains(&name), "{name} is missing from {names:?}");
     }
     assert!(manifest.crates.iter().all(|c| c.missing.is_none()));
+    // `macros` is a proc-macro, built for the host; `kernel` is built for the kernel.
+    let kind_of =
+        |name: &str| manifest.crates.iter().find(|c| c.name == name).unwrap().kind.clone();
+    assert_eq!((kind_of("macros").as_str(), kind_of("kernel").as_str()), ("host", "kernel"));
     assert!(manifest.meta.core.starts_with("https://doc.rust-lang.org/1.95.0/"));
     for name in names {
         assert!(site.dir.join(name).join("index.html").is_file(), "{name} has no index.html");

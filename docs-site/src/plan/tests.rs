@@ -70,7 +70,7 @@ fn every_crate_with_the_flags_of_its_build() {
             kernel (Kernel, rust/kernel.o, edition 2021) deps ["macros", "bindings"]
               env {"OBJTREE": "$OBJTREE", "RUSTC_BOOTSTRAP": "1"}
               --edition=2021 -Zbinary_dep_depinfo=y -Astable_features -Aunused_features -Dnon_ascii_idents -Dunsafe_op_in_unsafe_fn -Wmissing_docs -Wrust_2018_idioms -Wunreachable_pub -Wclippy::all -Aclippy::collapsible_if -Aclippy::collapsible_match -Wclippy::ignored_unit_patterns -Wclippy::mut_mut -Wclippy::needless_bitwise_bool -Aclippy::needless_lifetimes -Wclippy::no_mangle_with_rust_abi -Wclippy::undocumented_unsafe_blocks -Aclippy::uninlined_format_args -Wclippy::unnecessary_safety_comment -Wclippy::unnecessary_safety_doc -Aclippy::unwrap_or_default -Wrustdoc::missing_crate_level_docs -Wrustdoc::unescaped_backticks -Cpanic=abort -Cembed-bitcode=n -Clto=n -Cforce-unwind-tables=n -Ccodegen-units=1 -Csymbol-mangling-version=v0 -Crelocation-model=static -Zfunction-sections=n -Wclippy::float_arithmetic --target=./scripts/target.json -Ctarget-feature=-sse,-sse2,-sse3,-ssse3,-sse4.1,-sse4.2,-avx,-avx2 -Zcf-protection=branch -Cjump-tables=n -Ztune-cpu=generic -Cno-redzone=y -Ccode-model=kernel -Copt-level=s -Cdebug-assertions=n -Coverflow-checks=y -Cforce-frame-pointers=y -Zllvm_module_flag=frame-pointer:u32:2:max -Zdwarf-version=5 -Cdebuginfo=2 @./include/generated/rustc_cfg --extern ffi --extern build_error --extern macros --extern bindings --extern uapi --crate-type rlib -L./rust --crate-name kernel $SRCTREE/rust/kernel/lib.rs --sysroot=/dev/null -Zunstable-options -Cunsafe-allow-abi-mismatch=fixed-x18 --crate-version=6.12.118
-            macros (Kernel, rust/libmacros.so, edition 2021) deps []
+            macros (Host, rust/libmacros.so, edition 2021) deps []
               env {"RUSTC_BOOTSTRAP": "1"}
               --edition=2021 -Zbinary_dep_depinfo=y -Astable_features -Aunused_features -Dnon_ascii_idents -Dunsafe_op_in_unsafe_fn -Wmissing_docs -Wrust_2018_idioms -Wunreachable_pub -Wclippy::all -Aclippy::collapsible_if -Aclippy::collapsible_match -Wclippy::ignored_unit_patterns -Wclippy::mut_mut -Wclippy::needless_bitwise_bool -Aclippy::needless_lifetimes -Wclippy::no_mangle_with_rust_abi -Wclippy::undocumented_unsafe_blocks -Aclippy::uninlined_format_args -Wclippy::unnecessary_safety_comment -Wclippy::unnecessary_safety_doc -Aclippy::unwrap_or_default -Wrustdoc::missing_crate_level_docs -Wrustdoc::unescaped_backticks -Clinker-flavor=gcc -Clinker=gcc -Clink-args=  --extern proc_macro --crate-type proc-macro --crate-name macros $SRCTREE/rust/macros/lib.rs --crate-version=6.12.118
             skipped rustdoc_test_gen (scripts/rustdoc_test_gen): host program, not part of the kernel
@@ -291,8 +291,8 @@ fn host_libraries_are_documented_host_programs_are_not() {
     expect![[r#"
         [
             "pin_init Kernel deps [\"pin_init_internal\"]",
-            "pin_init_internal Kernel deps [\"syn\"]",
-            "syn Kernel deps []",
+            "pin_init_internal Host deps [\"syn\"]",
+            "syn Host deps []",
         ]
     "#]]
     .assert_debug_eq(&jobs);
