@@ -201,7 +201,6 @@ ifneq ($(and $(filter bench,$(MAKECMDGOALS)),$(KERNEL_SRC_GIVEN)),)
 $(error make bench compares with anchors (make rustdoc, make CLIPPY=1) that write into the tree they run on, so it runs on the demo trees only: drop KERNEL_SRC= (KERNEL= picks a demo kernel))
 endif
 bench: kernel ## Benchmarks: each tool against its anchor, as ratios in one run (demo trees only)
-	$(CARGO) build --locked --release -p rust-project-gen -p symbolizer
 	$(TREE_ENV) $(CARGO) bench --locked -p rust-project-gen --bench vs_upstream
 	$(TREE_ENV) $(CARGO) bench --locked -p symbolizer --bench vs_decode_stacktrace
 	$(TREE_ENV) $(CARGO) bench --locked -p lint-rules --bench vs_clippy

@@ -51,7 +51,7 @@ fn check(dir: &Path) -> linkcheck::Report {
 
 fn main() {
     let (src, obj, extmod) = (var("KERNEL_SRC"), var("KERNEL_OBJ"), var("EXTMOD_DIR"));
-    let ours = PathBuf::from(env!("CARGO_BIN_EXE_docs-site"));
+    let ours = subprocess::testing::user_binary("docs-site");
     let scratch = tempfile::tempdir().unwrap();
     let site = scratch.path().join("site");
     let work = scratch.path().join("work");

@@ -16,7 +16,7 @@ fn var(name: &str) -> PathBuf {
 
 fn main() {
     let (src, obj) = (var("KERNEL_SRC"), var("KERNEL_OBJ"));
-    let ours = Command::new(env!("CARGO_BIN_EXE_lint-rules"), &src)
+    let ours = Command::new(subprocess::testing::user_binary("lint-rules"), &src)
         .args(["check", "rust", "samples/rust", "drivers"])
         .timeout(Duration::from_secs(120));
     let mut times = Vec::new();

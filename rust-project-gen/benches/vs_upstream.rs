@@ -39,11 +39,7 @@ fn main() {
         PathBuf::from(run(&Command::new("rustc", &obj).args(["--print", "sysroot"])).trim());
     let sysroot_src = sysroot.join("lib/rustlib/src/rust/library");
     let ra = sysroot.join("bin/rust-analyzer");
-    let ours = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/release/rust-project-gen");
-    if !ours.is_file() {
-        eprintln!("{} is missing: `make bench` builds it (cargo build --release)", ours.display());
-        std::process::exit(2);
-    }
+    let ours = subprocess::testing::user_binary("rust-project-gen");
     let trees = [&src, &obj, &sysroot, &sysroot_src];
     let sides = [
         Side {

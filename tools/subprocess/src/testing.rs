@@ -1,7 +1,9 @@
-//! For the suite's tests: [`run`], a command whose failure to run shows everything, and
-//! [`Interactive`], a child a test talks to (a language server) that a deadline and a guard end.
-//! Both keep the module's promise: the child's process group never outlives the test.
+//! For the suite's tests and benchmarks: [`run`], a command whose failure to run shows
+//! everything, [`Interactive`], a child a test talks to (a language server) that a deadline and a
+//! guard end, and [`user_binary`], the build of a tool that users run. The first two keep the
+//! module's promise: the child's process group never outlives the test.
 
+use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -12,6 +14,26 @@ use nix::sys::signal::Signal;
 use nix::unistd::Pid;
 
 use crate::{Command, Output, describe_status, format_dropped, kill_group};
+
+/// The binary `name` as users run it: the debug build that `make tools` makes (`target/debug/`),
+/// not the optimised one `cargo bench` builds for the benchmark itself, so that a benchmark
+/// times what users run. Found from the running executable (`target/release/deps/...`), so
+/// `CARGO_TARGET_DIR` is honoured.
+///
+/// # Panics
+///
+/// When the binary is missing, saying what builds it.
+pub fn user_binary(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("the running executable's path");
+    let target = exe.ancestors().nth(3).expect("target/PROFILE/deps/EXE");
+    let binary = target.join("debug").join(name);
+    assert!(
+        binary.is_file(),
+        "{} is missing: `make bench` builds it (make tools)",
+        binary.display()
+    );
+    binary
+}
 
 /// Runs `cmd` to its end or its deadline (set with [`Command::timeout`]; its process group is
 /// killed either way) and returns what it left. A non-zero exit is for the test to judge, with

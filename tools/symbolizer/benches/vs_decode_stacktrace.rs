@@ -3,7 +3,7 @@
 //! and how many frame lines each resolves to `file:line`. Also the wall time of one
 //! boot-and-oops scenario. Ratios, not thresholds.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use qemu::Guest;
@@ -45,11 +45,7 @@ fn median(cmd: &Command, runs: usize) -> (Duration, String) {
 
 fn main() {
     let (src, obj, ext) = (var("KERNEL_SRC"), var("KERNEL_OBJ"), var("EXTMOD_DIR"));
-    let ours = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/release/decode-stacktrace");
-    if !ours.is_file() {
-        eprintln!("{} is missing: `make bench` builds it", ours.display());
-        std::process::exit(2);
-    }
+    let ours = subprocess::testing::user_binary("decode-stacktrace");
     let dir = tempfile::tempdir().unwrap();
     let modules = ext.join("rust_oops");
     let guest = Guest {
