@@ -277,7 +277,9 @@ fn keep_or_assemble_site(
     doctest_results: Option<&Results>,
 ) -> Result<(u64, Vec<Unlinked>, Option<linkcheck::Report>), GenerateError> {
     // Nothing changed since the site in place was built: keep it as it is.
-    let fingerprint = site_fingerprint(options, plan, results, doctest_results, rustc_version);
+    let crates = crate_entries(&plan.jobs, results);
+    let fingerprint =
+        site_fingerprint(options, plan, &crates, results, doctest_results, rustc_version);
     if let Some(manifest) = manifest_in_place(&options.out, &fingerprint)
         && results.iter().all(|r| r.status == Status::Fresh)
     {
@@ -292,6 +294,7 @@ fn keep_or_assemble_site(
         options,
         srctree,
         plan,
+        crates,
         results,
         core,
         rustc_version,
@@ -336,6 +339,7 @@ fn assemble(
     options: &Options,
     srctree: &Srctree,
     plan: &plan::Plan,
+    crates: Vec<CrateEntry>,
     results: &[CrateResult],
     core: &CoreDocs,
     rustc_version: &str,
@@ -355,7 +359,6 @@ fn assemble(
         }
         None => None,
     };
-    let crates = crate_entries(&plan.jobs, results);
     write_missing_pages(tmp, &crates)?;
     let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let mut manifest = Manifest {
@@ -566,12 +569,13 @@ fn mend_links(
     Ok((site, report, unlinked))
 }
 
-/// What the site is made of: every crate's stamp and landing page row, the doctest results and
-/// the options that shape the pages. Equal fingerprints mean an identical site, bar the build
-/// date.
+/// What the site is made of: every crate's stamp, what the landing page lists (`crates`, and
+/// the plan's skipped crates), the doctest results and the options that shape the pages. Equal
+/// fingerprints mean an identical site, bar the build date.
 fn site_fingerprint(
     options: &Options,
     plan: &plan::Plan,
+    crates: &[CrateEntry],
     results: &[CrateResult],
     doctests: Option<&Results>,
     rustc_version: &str,
@@ -590,8 +594,11 @@ fn site_fingerprint(
         add(&r.name);
         add(&std::fs::read_to_string(r.dir.join("stamp.json")).unwrap_or_default());
     }
-    // The landing page's rows: a crate's kind or target can change with its pages unchanged.
-    add(&serde_json::to_string(&crate_entries(&plan.jobs, results)).unwrap_or_default());
+    // The landing page's lists: a crate's kind or target can change with its pages unchanged.
+    add(&serde_json::to_string(crates).unwrap_or_default());
+    for skipped in &plan.skipped {
+        add(&format!("{} {} {}", skipped.name, skipped.target, skipped.reason));
+    }
     add(&serde_json::to_string(&doctests).unwrap_or_default());
     format!("{:x}", hash.finalize())
 }

@@ -97,20 +97,20 @@ pub fn figure(text: &str, template: &str) -> Result<u64, FigureError> {
 }
 
 /// The repository's `README.md`.
-pub fn readme_path() -> PathBuf {
+fn readme_path() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md")
 }
 
 /// The demo kernel whose figures the README states, when the tree the tests run against is
 /// exactly that one (`README_KERNEL`, which `make test` sets for its own demo trees built with
 /// GCC and the demo configuration, not for `KERNEL_SRC=`, `LLVM=` or `CONFIG_FRAGMENT=`).
-pub fn readme_kernel() -> Option<String> {
+fn readme_kernel() -> Option<String> {
     std::env::var("README_KERNEL").ok().filter(|k| !k.is_empty())
 }
 
 /// For a test that measured `measured` on a demo tree: panics, saying what to fix, unless the
 /// README's table of demo kernels states it in row `row` for this kernel, where `template` has
-/// `{}`. On any other tree (see [`readme_kernel`]) it says it did not compare.
+/// `{}`. On any other tree (`README_KERNEL` unset) it says it did not compare.
 #[track_caller]
 pub fn check_stated(row: &str, template: &str, measured: u64) {
     let Some(kernel) = readme_kernel() else {
