@@ -1,6 +1,8 @@
 //! The oops model: the crash reports in a kernel console or `dmesg` log (`BUG:`, `kernel BUG
-//! at`, `Oops:`, `WARNING:`, a Rust `panicked at` block), each with its `RIP` and the frames
-//! of its `Call Trace`.
+//! at`, `Oops:`, `WARNING:`, arm64's `Unable to handle kernel` and `Internal error:`, a Rust
+//! `panicked at` block), each with where it happened (x86-64's `RIP`, arm64's and riscv64's
+//! `pc`/`epc` and link register) and the frames of its call trace; [`FORMATS`] says which
+//! formats are read, for messages about a log that has none of them.
 //!
 //! Pure: [`parse_log`] takes the log's text. It keeps going past what it does not understand
 //! (interleaved printk lines, a log cut mid-frame, garbage bytes) and records it.
@@ -8,5 +10,5 @@
 mod frame;
 mod report;
 
-pub use frame::{Frame, parse_frame, strip_prefixes};
-pub use report::{Report, RustPanic, parse_log};
+pub use frame::{Frame, FrameLine, frame_on_line, parse_frame, strip_prefixes};
+pub use report::{FORMATS, Report, RustPanic, parse_log};

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::frame::{Frame, parse_frame, strip_prefixes};
+use crate::frame::{Frame, frame_on_line, parse_frame, strip_prefixes};
 
 /// One crash report.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -18,8 +18,10 @@ pub struct Report {
     pub rust_panic: Option<RustPanic>,
     /// The `CPU: ... Comm: ...` line.
     pub task: Option<String>,
-    /// The kernel-mode `RIP`.
+    /// Where it happened: x86-64's kernel-mode `RIP: 0010:`, arm64's `pc :`.
     pub rip: Option<Frame>,
+    /// arm64's `lr :`, the link register (a return address).
+    pub lr: Option<Frame>,
     /// The frames of the kernel part of `Call Trace:`, in order.
     pub frames: Vec<Frame>,
     /// `Modules linked in:`, names without their flags.
@@ -28,9 +30,13 @@ pub struct Report {
     pub complete: bool,
     /// 1-based line numbers of the report's first and last line in the log.
     pub lines: (usize, usize),
-    /// Lines inside the call trace that are not frames (interleaved printk output, damage).
+    /// Lines inside the call trace that are not frames (interleaved printk output, damage,
+    /// another architecture's frames).
     pub noise: Vec<String>,
 }
+
+/// The backtrace formats [`parse_log`] reads, for messages about a log it found none in.
+pub const FORMATS: &str = "x86-64's (`RIP: 0010:`, `Call Trace:`), arm64's (`pc :`, `lr :`, `Call trace:`) and riscv64's (`epc :`, `ra :`, `[<address>] symbol+off/size`), under a title line such as `BUG:`, `Oops:`, `WARNING:`, `kernel BUG at`, `Unable to handle kernel` or `Internal error:`";
 
 /// A Rust panic: where it panicked and its message.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -53,13 +59,23 @@ enum State {
     TraceDone,
 }
 
-/// The lines that open a report.
+/// The lines that open a report: x86-64's and the generic ones (`BUG:` covers KASAN's and
+/// the scheduler's, `WARNING:` lockdep's and RCU's as well as `WARN()`'s), and arm64's fault
+/// (`Unable to handle kernel ...`) and `die()` (`Internal error: Oops: ...`).
 fn is_title(line: &str) -> bool {
     line.starts_with("BUG: ")
         || line.starts_with("kernel BUG at ")
-        || line.starts_with("WARNING: CPU: ")
+        || line.starts_with("WARNING: ")
         || line.starts_with("general protection fault")
         || line.starts_with("Oops: ")
+        || line.starts_with("Unable to handle kernel ")
+        || line.starts_with("Internal error: ")
+}
+
+/// The line that says a call trace follows: x86-64's (and riscv's) `Call Trace:`, arm64's
+/// `Call trace:`.
+fn is_call_trace(line: &str) -> bool {
+    line.starts_with("Call Trace:") || line.starts_with("Call trace:")
 }
 
 /// Reads every report in `log`.
@@ -108,9 +124,9 @@ pub fn parse_log(log: &str) -> Vec<Report> {
                 state = State::Header;
             }
             let report = reports.last_mut().expect("just pushed or joined");
-            if let Some(rest) = text.strip_prefix("Oops: ") {
+            if text.starts_with("Oops: ") || text.starts_with("Internal error: ") {
                 report.oops = Some(text.to_owned());
-                report.oops_number = rest
+                report.oops_number = text
                     .split("[#")
                     .nth(1)
                     .and_then(|s| s.split(']').next())
@@ -119,13 +135,19 @@ pub fn parse_log(log: &str) -> Vec<Report> {
             report.lines.1 = n;
             continue;
         }
+        if state == State::Outside && is_call_trace(text) {
+            // A backtrace with no title of its own (`dump_stack()`): a report all the same.
+            reports.push(Report { title: text.to_owned(), lines: (n, n), ..Report::default() });
+            state = State::Trace;
+            continue;
+        }
         let Some(report) = reports.last_mut().filter(|_| state != State::Outside) else { continue };
         report.lines.1 = n;
 
         if text.starts_with("---[ end trace") {
             report.complete = true;
             state = State::Outside;
-        } else if text.starts_with("Call Trace:") {
+        } else if is_call_trace(text) {
             state = State::Trace;
         } else if let Some(rest) = text.strip_prefix("Modules linked in:") {
             report.modules = rest
@@ -145,6 +167,26 @@ pub fn parse_log(log: &str) -> Vec<Report> {
                 State::Trace => state = State::TraceDone,
                 _ => {}
             }
+        } else if let Some(on_line) =
+            frame_on_line(line).filter(|l| !l.label.is_empty() && state != State::TraceDone)
+        {
+            if on_line.label.starts_with("[<") {
+                // riscv prints its frames as `[<address>] symbol+off/size`, with no
+                // `Call Trace:` line after an exception's registers.
+                report.frames.push(on_line.frame);
+                state = State::Trace;
+            } else if state == State::Header {
+                // The symbolic form comes first; riscv then prints the raw values on a line
+                // of its own (`epc : ffffffff... ra : ...`), which is not a frame.
+                let slot = if on_line.return_address { &mut report.lr } else { &mut report.rip };
+                slot.get_or_insert(on_line.frame);
+            }
+        } else if text.starts_with("[<") && state != State::TraceDone {
+            // Another architecture's frame, or one cut short.
+            report.noise.push(line.to_owned());
+        } else if text.starts_with("Code: ") && state == State::Trace {
+            // arm64 prints the code after the call trace.
+            state = State::TraceDone;
         } else if text.starts_with("CPU: ") && report.task.is_none() {
             report.task = Some(text.to_owned());
         } else if state == State::Trace {

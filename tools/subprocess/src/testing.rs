@@ -1,14 +1,16 @@
 //! For the suite's tests and benchmarks: [`run`], a command whose failure to run shows
 //! everything, [`Interactive`], a child a test talks to (a language server) that a deadline and a
-//! guard end, and [`user_binary`], the build of a tool that users run. The first two keep the
+//! guard end, [`user_binary`], the build of a tool that users run, and [`user_space_elf`], an
+//! ELF file that is no kernel. The first two keep the
 //! module's promise: the child's process group never outlives the test.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::thread;
+use std::time::Duration;
 
 use nix::sys::signal::Signal;
 use nix::unistd::Pid;
@@ -33,6 +35,31 @@ pub fn user_binary(name: &str) -> PathBuf {
         binary.display()
     );
     binary
+}
+
+/// A user-space program with its symbol table and DWARF, `dir/user-space`, compiled by the
+/// machine's C compiler (`cc -g`): an ELF file that is no kernel and holds no Rust, for the
+/// tests of what each tool says of an input it was not made for.
+///
+/// # Panics
+///
+/// When the compiler fails, with its output.
+pub fn user_space_elf(dir: &Path) -> PathBuf {
+    let source = dir.join("user-space.c");
+    std::fs::write(
+        &source,
+        "int answer(int x) { return x * 2; }\nint main(void) { return answer(21) - 42; }\n",
+    )
+    .unwrap_or_else(|e| panic!("{}: {e}", source.display()));
+    let elf = dir.join("user-space");
+    let cmd = Command::new("cc", dir)
+        .args(["-g", "-O1", "-o"])
+        .arg(&elf)
+        .arg(&source)
+        .timeout(Duration::from_secs(120));
+    let out = run(&cmd);
+    assert!(out.success(), "{}", report(&cmd, &out));
+    elf
 }
 
 /// Runs `cmd` to its end or its deadline (set with [`Command::timeout`]; its process group is
