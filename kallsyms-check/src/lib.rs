@@ -1,8 +1,10 @@
 //! kallsyms-check: are the Rust frames of a kernel backtrace the kernel's own symbols, whole?
 //!
 //! [`check_frames`] (pure) compares each Rust frame of the oops reports in a log with the
-//! symbol table of the image it belongs to; [`length_histogram`] (pure) shows how close the
-//! symbols of an image come to `KSYM_NAME_LEN`.
+//! symbol table of the image it belongs to, and [`check_log`] says what a whole log held: its
+//! reports, frames, Rust frames checked and lines not read, or why nothing in it could be
+//! checked ([`NothingChecked`]); [`length_histogram`] (pure) shows how close the symbols of an
+//! image come to `KSYM_NAME_LEN`.
 
 use std::collections::BTreeMap;
 
@@ -167,7 +169,8 @@ pub fn check_frames<'a>(
         // A call-trace address is the return address: the call is the byte before, and may be
         // the last instruction of the function. RIP is the faulting instruction itself.
         let rip = report.rip.iter().map(|frame| (frame, 0));
-        for (frame, back) in rip.chain(report.frames.iter().map(|frame| (frame, 1))) {
+        let trace = report.frames.iter().map(|frame| (frame, u64::from(frame.is_return_address())));
+        for (frame, back) in rip.chain(trace) {
             let Some(printed) = frame.symbol.as_deref().filter(|s| s.starts_with("_R")) else {
                 continue;
             };
@@ -217,6 +220,93 @@ pub fn check_frames<'a>(
         }
     }
     checks
+}
+
+/// What a log held, and its Rust frames checked.
+#[derive(Clone, Debug, Serialize)]
+pub struct LogCheck {
+    /// The crash reports read.
+    pub reports: usize,
+    /// Their frames: where each happened (`RIP`, `pc`) and those of the call traces.
+    pub frames: usize,
+    /// The Rust frames among them, checked.
+    pub checks: Vec<FrameCheck>,
+    /// Lines where frames were expected that were not read as frames (another architecture's
+    /// format, a line cut short, printk output in the middle of a trace).
+    pub unread: Vec<String>,
+}
+
+impl LogCheck {
+    /// Whether every Rust frame checks out; a log with none checked nothing, which is never ok.
+    pub fn ok(&self) -> bool {
+        !self.checks.is_empty() && self.checks.iter().all(FrameCheck::ok)
+    }
+}
+
+/// Why a log had nothing to check: a check of nothing fails rather than passes.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NothingChecked {
+    /// No crash report at all.
+    #[error(
+        "no backtrace found: the formats read are {}; is this log from another architecture?",
+        oops::FORMATS
+    )]
+    NoBacktrace,
+    /// Reports, but no frame read in them.
+    #[error(
+        "{reports} crash report(s) but no frame read in them{}; the formats read are {}",
+        unread_lines(.unread),
+        oops::FORMATS
+    )]
+    NoFrame {
+        /// How many reports.
+        reports: usize,
+        /// Their lines where frames were expected, not read as frames.
+        unread: Vec<String>,
+    },
+    /// Frames, none of them Rust's.
+    #[error(
+        "{reports} crash report(s) with {frames} frame(s), none of them a Rust function (a v0-mangled `_R` symbol): nothing to check"
+    )]
+    NoRustFrame {
+        /// How many reports.
+        reports: usize,
+        /// How many frames.
+        frames: usize,
+    },
+}
+
+/// `: N line(s) where frames were expected were not read ..., the first: LINE`, or nothing.
+fn unread_lines(unread: &[String]) -> String {
+    match unread.first() {
+        None => String::new(),
+        Some(first) => format!(
+            ": {} line(s) where frames were expected were not read as frames, the first: `{}`",
+            unread.len(),
+            head(first.trim(), 120)
+        ),
+    }
+}
+
+/// Checks the Rust frames of `reports` (see [`check_frames`]) and says what the log held, or
+/// why it held nothing to check.
+pub fn check_log<'a>(
+    reports: &[oops::Report],
+    table: &mut dyn FnMut(Option<&str>) -> Option<&'a dyn SymbolTable>,
+) -> Result<LogCheck, NothingChecked> {
+    if reports.is_empty() {
+        return Err(NothingChecked::NoBacktrace);
+    }
+    let frames = reports.iter().map(|r| usize::from(r.rip.is_some()) + r.frames.len()).sum();
+    let unread: Vec<String> = reports.iter().flat_map(|r| r.noise.iter().cloned()).collect();
+    if frames == 0 {
+        return Err(NothingChecked::NoFrame { reports: reports.len(), unread });
+    }
+    let checks = check_frames(reports, table);
+    if checks.is_empty() {
+        return Err(NothingChecked::NoRustFrame { reports: reports.len(), frames });
+    }
+    Ok(LogCheck { reports: reports.len(), frames, checks, unread })
 }
 
 /// One line of `/proc/kallsyms`: address, type, name, module.

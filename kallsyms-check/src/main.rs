@@ -14,8 +14,9 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 use kallsyms_check::html::{ImageHistogram, ScenarioReport, render_html};
 use kallsyms_check::{
-    Ending, FrameCheck, KSYM_NAME_LEN, KallsymsEntry, Source, SymbolTable, check_frames, head,
-    identity_matches, length_histogram, parse_proc_kallsyms, prefixed_length, trigger_argument,
+    Ending, FrameCheck, KSYM_NAME_LEN, KallsymsEntry, LogCheck, NothingChecked, Source,
+    SymbolTable, check_log, head, identity_matches, length_histogram, parse_proc_kallsyms,
+    prefixed_length, trigger_argument,
 };
 use qemu::{Guest, Outcome};
 use symbolizer::Image;
@@ -57,6 +58,9 @@ enum Cmd {
         modules_dir: PathBuf,
         /// The console or dmesg log.
         log: PathBuf,
+        /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// How long the Rust function symbols of vmlinux and the modules are, against KSYM_NAME_LEN.
     Scan {
@@ -191,10 +195,10 @@ impl Images {
     }
 
     /// Checks the Rust frames of `reports` against these images.
-    fn check(&self, reports: &[oops::Report]) -> Vec<FrameCheck> {
+    fn check(&self, reports: &[oops::Report]) -> Result<LogCheck, NothingChecked> {
         let tables: Vec<(&str, Table<'_>)> =
             self.all.iter().map(|(n, i)| (n.as_str(), Table(i))).collect();
-        check_frames(reports, &mut |module| {
+        check_log(reports, &mut |module| {
             let table = match module {
                 None => tables.first(),
                 Some(m) => tables[1..].iter().find(|(n, _)| *n == m.replace('-', "_")),
@@ -269,9 +273,20 @@ fn print_checks(checks: &[FrameCheck]) {
 /// Runs the subcommand; true when every check holds.
 fn run(cli: &Cli) -> anyhow::Result<bool> {
     match &cli.command {
-        Cmd::Check { vmlinux, modules_dir, log } => check_log(vmlinux, modules_dir, log),
+        Cmd::Check { vmlinux, modules_dir, log, json } => {
+            check_captured_log(vmlinux, modules_dir, log, *json)
+        }
         Cmd::Scan { vmlinux, modules_dir } => {
             let images = Images::open(vmlinux, modules_dir)?;
+            let rust: usize = images.all.iter().map(|(_, image)| rust_lengths(image).len()).sum();
+            if rust == 0 {
+                anyhow::bail!(
+                    "no Rust function (a v0-mangled `_R` symbol) in the symbol table of {} nor of the {} module(s) under {}: nothing to scan; is it a kernel built with CONFIG_RUST=y, and not stripped?",
+                    vmlinux.display(),
+                    images.all.len() - 1,
+                    modules_dir.display()
+                );
+            }
             print_symbol_lengths(&images);
             Ok(true)
         }
@@ -281,14 +296,40 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
     }
 }
 
-/// Checks and prints the Rust frames of a log already captured; true when every one holds.
-fn check_log(vmlinux: &Path, modules_dir: &Path, log: &Path) -> anyhow::Result<bool> {
-    let images = Images::open(vmlinux, modules_dir)?;
+/// Checks and prints the Rust frames of a log already captured; true when every one holds, an
+/// error when the log held nothing to check.
+fn check_captured_log(
+    vmlinux: &Path,
+    modules_dir: &Path,
+    log: &Path,
+    json: bool,
+) -> anyhow::Result<bool> {
     let text =
         std::fs::read_to_string(log).with_context(|| format!("cannot read {}", log.display()))?;
-    let checks = images.check(&oops::parse_log(&text));
-    print_checks(&checks);
-    Ok(checks.iter().all(FrameCheck::ok))
+    let reports = oops::parse_log(&text);
+    let images = Images::open(vmlinux, modules_dir)?;
+    let result = images.check(&reports).with_context(|| log.display().to_string())?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&result)?);
+    } else {
+        print_checks(&result.checks);
+        println!(
+            "{}: {} crash report(s), {} frame(s), {} Rust frame(s) checked, {} failed",
+            log.display(),
+            result.reports,
+            result.frames,
+            result.checks.len(),
+            result.checks.iter().filter(|c| !c.ok()).count()
+        );
+    }
+    for line in &result.unread {
+        eprintln!(
+            "kallsyms-check: warning: {}: not read as a frame: {}",
+            log.display(),
+            line.trim()
+        );
+    }
+    Ok(result.ok())
 }
 
 /// Prints how long each image's Rust function symbols are, and those too long for kallsyms.
@@ -423,6 +464,8 @@ struct ScenarioResult {
     reports: Vec<oops::Report>,
     /// Their Rust frames, checked.
     checks: Vec<FrameCheck>,
+    /// Why the log held nothing to check, when it did not.
+    nothing_checked: Option<NothingChecked>,
     /// What the guest's /proc/kallsyms holds of the scenario's code, read after the oops.
     kallsyms: Vec<KallsymsEntry>,
     /// The frames of the scenario's code printed with a name /proc/kallsyms does not hold.
@@ -443,7 +486,10 @@ fn check_scenario(
     log: String,
 ) -> ScenarioResult {
     let reports = oops::parse_log(&log);
-    let checks = images.check(&reports);
+    let (checks, nothing_checked) = match images.check(&reports) {
+        Ok(result) => (result.checks, None),
+        Err(why) => (Vec::new(), Some(why)),
+    };
     // What the guest's /proc/kallsyms holds of the scenario's code, read after the oops.
     let kallsyms = boot
         .console
@@ -468,7 +514,18 @@ fn check_scenario(
         && !kallsyms.is_empty()
         && missing.is_empty()
         && identity != Some(false);
-    ScenarioResult { cmdline, boot, log, reports, checks, kallsyms, missing, identity, ok }
+    ScenarioResult {
+        cmdline,
+        boot,
+        log,
+        reports,
+        checks,
+        nothing_checked,
+        kallsyms,
+        missing,
+        identity,
+        ok,
+    }
 }
 
 /// Prints a scenario's result as text: the verdict, each frame, and what went wrong.
@@ -488,6 +545,9 @@ fn print_scenario(scenario: &Scenario, result: &ScenarioResult) {
         result.boot.describe()
     );
     print_checks(&result.checks);
+    if let Some(why) = &result.nothing_checked {
+        println!("  FAIL: nothing checked: {why}");
+    }
     println!(
         "  /proc/kallsyms in the guest: {} symbols of {}, {}",
         result.kallsyms.len(),
@@ -524,6 +584,7 @@ fn scenario_json(scenario: &Scenario, result: &ScenarioResult) -> serde_json::Va
         "ok": result.ok,
         "reports": result.reports.len(),
         "frames": result.checks,
+        "nothing_checked": result.nothing_checked.as_ref().map(ToString::to_string),
         "proc_kallsyms_symbols": result.kallsyms.len(),
         "missing_from_proc_kallsyms": result.missing,
         "identity_matches": result.identity,

@@ -61,6 +61,7 @@ fn every_scenario_checks_out_with_an_html_report_and_its_logs() {
     );
     let null = std::fs::read_to_string(logs.join("rust_oops_null.log")).unwrap();
     assert_eq!(oops::parse_log(&null).len(), 1, "{null}");
+    check_kept_log(&logs.join("rust_oops_null.log"), &null);
     for scenario in SCENARIOS {
         assert!(
             stdout.lines().any(|l| l.starts_with(scenario) && l.ends_with(": ok")),
@@ -111,6 +112,37 @@ fn every_scenario_checks_out_with_an_html_report_and_its_logs() {
     // A histogram for vmlinux and one per module, and the symbols over the limit.
     assert_eq!(text.matches("<svg ").count(), 4, "{text}");
     assert!(text.contains("<td>Cut</td>"), "{text}");
+}
+
+/// `check` on a log `run` kept: its Rust frames check out against the same vmlinux and
+/// modules; the same log without its oops holds no backtrace, and `check` fails saying so.
+fn check_kept_log(log: &Path, text: &str) {
+    let check = |log: &Path| {
+        kallsyms_check()
+            .arg("check")
+            .arg(var("KERNEL_OBJ").join("vmlinux"))
+            .arg(var("EXTMOD_DIR").join("rust_oops"))
+            .arg(log)
+    };
+    let cmd = check(log);
+    let out = run(&cmd);
+    assert!(out.status.success(), "{}", report(&cmd, &out));
+    let summary = format!("{}: 1 crash report(s), ", log.display());
+    assert!(out.stdout.contains(&summary), "{}", report(&cmd, &out));
+    assert!(out.stdout.contains(" Rust frame(s) checked, 0 failed\n"), "{}", report(&cmd, &out));
+
+    let before: String =
+        text.lines().take_while(|l| !l.contains("BUG: ")).map(|l| format!("{l}\n")).collect();
+    let cut = log.with_file_name("before-the-oops.log");
+    std::fs::write(&cut, before).unwrap();
+    let cmd = check(&cut);
+    let out = run(&cmd);
+    assert_eq!(out.status.code(), Some(2), "{}", report(&cmd, &out));
+    let said = format!(
+        "kallsyms-check: error: {}: no backtrace found: the formats read are ",
+        cut.display()
+    );
+    assert!(out.stderr.starts_with(&said), "{}", report(&cmd, &out));
 }
 
 #[test]

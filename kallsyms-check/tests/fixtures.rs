@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use kallsyms_check::{NmTable, SymbolTable, Verdict, check_frames};
+use kallsyms_check::{NmTable, SymbolTable, Verdict, check_frames, check_log};
 
 fn fixture(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name);
@@ -44,7 +44,8 @@ fn frames_in_dropped_vmlinux_symbols_are_caught_as_the_wrong_function() {
 }
 
 /// Console logs are untrusted: no log, however its offsets and sizes overflow, makes the check
-/// panic (the symbols are the fixture's real ones, so that frames reach the table).
+/// panic (the symbols are the fixture's real ones, so that frames reach the table), and none
+/// passes having checked nothing.
 #[test]
 fn arbitrary_logs_never_panic() {
     let nm = NmTable::parse(&fixture("rust-long-symbols-null-unpatched-kallsyms.nm"));
@@ -75,5 +76,9 @@ fn arbitrary_logs_never_panic() {
     for log in kbuild::testing::garbage(7, &pieces, 3000).into_iter().chain(huge) {
         let reports = oops::parse_log(&log);
         let _ = check_frames(&reports, &mut |_| Some(&nm as &dyn SymbolTable));
+        // A log the check accepts had Rust frames checked: none passes having checked nothing.
+        if let Ok(result) = check_log(&reports, &mut |_| Some(&nm as &dyn SymbolTable)) {
+            assert!(!result.checks.is_empty(), "{log}");
+        }
     }
 }

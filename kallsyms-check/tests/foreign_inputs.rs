@@ -1,0 +1,76 @@
+//! The `kallsyms-check` binary on inputs it was not made for: a user-space ELF for vmlinux, logs
+//! of other architectures, of no oops, of an oops with no Rust frame. Each is checked or fails
+//! saying why; none passes having checked nothing.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use subprocess::Command;
+use subprocess::testing::{report, run, user_space_elf};
+
+fn foreign(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tools/oops/tests/foreign").join(name)
+}
+
+fn kallsyms_check(dir: &Path) -> Command {
+    Command::new(env!("CARGO_BIN_EXE_kallsyms-check"), dir).timeout(Duration::from_secs(60))
+}
+
+#[test]
+fn a_check_of_nothing_fails_saying_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let elf = user_space_elf(dir.path());
+    for (log, said) in [
+        ("plain-text.log", "no backtrace found: the formats read are x86-64's"),
+        ("x86-boot-no-oops.log", "is this log from another architecture?"),
+        ("x86-c-only-oops.log", "1 crash report(s) with 9 frame(s), none of them a Rust function"),
+        ("arm32-old-format.log", "3 line(s) where frames were expected were not read as frames"),
+    ] {
+        let cmd =
+            kallsyms_check(dir.path()).arg("check").arg(&elf).arg(dir.path()).arg(foreign(log));
+        let out = run(&cmd);
+        assert_eq!(out.status.code(), Some(2), "{}", report(&cmd, &out));
+        assert!(out.stderr.contains(said), "{}", report(&cmd, &out));
+        assert!(out.stderr.contains(log), "the log is named: {}", report(&cmd, &out));
+    }
+}
+
+/// An arm64 log's Rust frames reach the check (here against a table that has none of them, so
+/// every one fails: exit 1, each frame listed).
+#[test]
+fn an_arm64_log_has_its_rust_frames_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let elf = user_space_elf(dir.path());
+    let log = foreign("arm64-6.12-null-write.log");
+    let cmd = kallsyms_check(dir.path()).arg("check").arg(&elf).arg(dir.path()).arg(&log);
+    let out = run(&cmd);
+    assert_eq!(out.status.code(), Some(1), "{}", report(&cmd, &out));
+    assert_eq!(out.stdout.lines().filter(|l| l.starts_with("  FAIL unknown")).count(), 6);
+    assert!(
+        out.stdout.contains("1 crash report(s), 18 frame(s), 6 Rust frame(s) checked, 6 failed"),
+        "{}",
+        report(&cmd, &out)
+    );
+
+    let cmd =
+        kallsyms_check(dir.path()).args(["check", "--json"]).arg(&elf).arg(dir.path()).arg(&log);
+    let out = run(&cmd);
+    let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!((json["reports"].as_u64(), json["frames"].as_u64()), (Some(1), Some(18)));
+    assert_eq!(json["checks"].as_array().map(Vec::len), Some(6));
+}
+
+#[test]
+fn a_scan_of_an_image_without_rust_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let elf = user_space_elf(dir.path());
+    let cmd = kallsyms_check(dir.path()).arg("scan").arg(&elf).arg(dir.path());
+    let out = run(&cmd);
+    assert_eq!(out.status.code(), Some(2), "{}", report(&cmd, &out));
+    assert!(
+        out.stderr.contains("no Rust function (a v0-mangled `_R` symbol) in the symbol table of"),
+        "{}",
+        report(&cmd, &out)
+    );
+    assert_eq!(out.stdout, "");
+}
