@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use oops::{Frame, parse_frame, strip_prefixes};
+use oops::{Frame, frame_on_line, strip_prefixes};
 
 use crate::image::{Image, Location};
 
@@ -55,6 +55,8 @@ pub struct Symbolizer {
     modules: HashMap<String, Option<Image>>,
     /// Problems met on the way, reported once each.
     pub warnings: Vec<String>,
+    /// How many frames [`decode_log`] decoded.
+    pub decoded: usize,
 }
 
 impl Symbolizer {
@@ -77,6 +79,7 @@ impl Symbolizer {
             module_files,
             modules: HashMap::new(),
             warnings,
+            decoded: 0,
         }
     }
 
@@ -152,37 +155,49 @@ impl Symbolizer {
     }
 }
 
-/// Rewrites `log`: every frame (a `RIP: 0010:` line or a call-trace line) gets its demangled
-/// name and location, inlined frames on lines of their own; other lines are left as they were.
+/// Rewrites `log`: every frame (where it happened, a link register, a call-trace frame; see
+/// [`frame_on_line`]) gets its demangled name and location, inlined frames on lines of their
+/// own; other lines are left as they were.
 pub fn decode_log(log: &str, symbolizer: &mut Symbolizer) -> String {
     let mut out = String::with_capacity(log.len() * 2);
+    // Where the last report happened (`pc :`, `epc :`): arm64 before 6.14 and riscv start
+    // their call trace with that same frame, unmarked, and it is no return address.
+    let mut happened: Option<Frame> = None;
     for line in log.lines() {
         // `strip_prefixes` drops trailing `\r`s too: what is before `text` is measured without
         // them, or it would reach into the frame (and inside a multi-byte character).
         let body = line.trim_end_matches('\r');
         let text = strip_prefixes(body);
-        let (frame_text, rip) = match text.strip_prefix("RIP: 0010:") {
-            Some(rest) => (rest, true),
-            None if text.starts_with(' ') => (text, false),
-            None => ("", false),
-        };
-        let decoded = parse_frame(frame_text)
-            .and_then(|frame| Some((symbolizer.decode(&frame, !rip)?, frame)));
-        let Some((decoded, frame)) = decoded else {
+        let Some(on_line) = frame_on_line(text) else {
             out.push_str(line);
             out.push('\n');
             continue;
         };
-        // `text` and `text.trim_start()` are suffixes of `body`: these cut at character boundaries.
+        let frame = &on_line.frame;
+        let mut return_address = on_line.return_address;
+        let is_register = !on_line.label.is_empty() && !on_line.label.starts_with("[<");
+        if is_register && !return_address {
+            happened = Some(frame.clone());
+        } else if !is_register
+            && happened.take().is_some_and(|h| h.symbol == frame.symbol && h.offset == frame.offset)
+        {
+            return_address = false;
+        }
+        let Some(decoded) = symbolizer.decode(frame, return_address) else {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        };
+        symbolizer.decoded += 1;
+        // `text` and its trimmed form are suffixes of `body`: these cut at character boundaries.
         let lead = &body[..body.len() - text.trim_start().len()];
-        let prefix = &body[..body.len() - text.len()];
-        let head = if rip { format!("{prefix}RIP: 0010:") } else { lead.to_owned() };
-        let marker = if frame.reliable || rip { "" } else { "? " };
+        let marker = if frame.reliable || is_register { "" } else { "? " };
         let module = frame.module.as_deref().map(|m| format!(" [{m}]")).unwrap_or_default();
+        let source = frame.source.as_deref().map(|s| format!(" ({s})")).unwrap_or_default();
         let _ = write!(
             out,
-            "{head}{marker}{}+{:#x}/{:#x}{module}",
-            decoded.name, frame.offset, frame.size
+            "{lead}{}{marker}{}+{:#x}/{:#x}{module}{source}",
+            on_line.label, decoded.name, frame.offset, frame.size
         );
         // The outermost location is in the function kallsyms named; inner ones were inlined into it.
         if let Some(outer) = decoded.locations.last() {

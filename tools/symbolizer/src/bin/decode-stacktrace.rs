@@ -55,5 +55,14 @@ fn run(args: &Args) -> anyhow::Result<()> {
     for warning in &symbolizer.warnings {
         eprintln!("decode-stacktrace: warning: {warning}");
     }
+    if symbolizer.decoded == 0 {
+        // A filter like the script it replaces: the log goes through as it came, but a log
+        // with nothing decoded is said so, never passed off as decoded.
+        eprintln!(
+            "decode-stacktrace: warning: no frame decoded: no line of the log names a function of {} or its modules in the backtrace formats read, {}",
+            args.vmlinux.display(),
+            oops::FORMATS
+        );
+    }
     Ok(())
 }
