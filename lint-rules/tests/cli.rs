@@ -124,8 +124,12 @@ fn vendored_crates_are_skipped_unless_asked_for() {
         r.stderr
     );
     assert!(r.stderr.contains("1 files, 0 errors"), "{}", r.stderr);
-    // A file named on the command line is still in its crate.
+    // A file named on the command line is still in its crate: skipped, so nothing is linted,
+    // which is an error unless allowed.
     let r = run(dir.path(), &["check", "rust/syn/gen/fold.rs"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("every one of them generated or vendored"), "{}", r.stderr);
+    let r = run(dir.path(), &["check", "--allow-empty", "rust/syn/gen/fold.rs"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
 
     let r = run(dir.path(), &["check", "--vendored", "rust"]);
@@ -143,6 +147,37 @@ fn usage_errors_exit_2() {
     assert!(r.stderr.contains("no rule `no-such-rule`"), "{}", r.stderr);
     let r = run(dir.path(), &["explain", "nope"]);
     assert_eq!(r.code, 2);
+}
+
+/// A folder with no Rust file, or a patch that touches none, lints nothing: an error that says
+/// so, not a clean result, unless `--allow-empty` says that is expected.
+#[test]
+fn linting_nothing_fails_unless_allowed() {
+    let dir = tree();
+    std::fs::write(dir.path().join("README"), "no Rust here\n").unwrap();
+    let r = run(dir.path(), &["check", "rust"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("lint-rules: error: no Rust file linted: 0 Rust file(s) found under "),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("--allow-empty accepts that"), "{}", r.stderr);
+    let r = run(dir.path(), &["check", "--allow-empty", "rust"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("lint-rules: 0 files, 0 errors"), "{}", r.stderr);
+
+    std::fs::write(dir.path().join("rust/kernel/a.rs"), UNSAFE).unwrap();
+    let diff = "--- a/rust/kernel/a.c\n+++ b/rust/kernel/a.c\n@@ -1,0 +1,1 @@\n+int x;\n";
+    std::fs::write(dir.path().join("c-only.diff"), diff).unwrap();
+    let r = run(dir.path(), &["check", "rust", "--diff", "c-only.diff"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("no Rust file linted: the diff touches none of the 1 Rust file(s) under "),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]

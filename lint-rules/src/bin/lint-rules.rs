@@ -101,6 +101,10 @@ struct CheckArgs {
     /// Print a table of findings per rule at the end (on stderr).
     #[arg(long)]
     summary: bool,
+    /// Exit 0 when no Rust file was linted (a patch that touches none, a folder with none);
+    /// without it, linting nothing is an error.
+    #[arg(long)]
+    allow_empty: bool,
 }
 
 fn main() -> ExitCode {
@@ -341,6 +345,23 @@ fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
         "lint-rules: {linted} files, {errors} errors, {warnings} warnings, {suppressed} suppressed, {problems} files not linted, in {}",
         progress::format_duration(start.elapsed())
     );
+    if linted == 0 && problems == 0 && !args.allow_empty {
+        let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        let found = if touched.is_some() {
+            format!("the diff touches none of the {} Rust file(s) under", inputs.len())
+        } else {
+            format!("{} Rust file(s) found under", inputs.len())
+        };
+        let skipped = if skipped_generated.is_empty() && skipped_vendored.is_empty() {
+            ""
+        } else {
+            ", every one of them generated or vendored (--include-generated, --vendored lint them)"
+        };
+        bail!(
+            "no Rust file linted: {found} {}{skipped}; --allow-empty accepts that",
+            paths.join(" ")
+        );
+    }
     Ok(if errors > 0 || problems > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
