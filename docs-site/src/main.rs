@@ -212,6 +212,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             let site = linkcheck::scan_site(&dir, threads())
                 .with_context(|| format!("reading {}", dir.display()))?;
+            if site.pages.is_empty() {
+                anyhow::bail!(
+                    "no HTML page under {}: no link to check; is it a site docs-site built (`make docs` prints its index.html)?",
+                    dir.display()
+                );
+            }
             let mut report = linkcheck::check(&site);
             if !strict {
                 match versions::is_combined(&dir) {

@@ -127,3 +127,16 @@ fn serve_on_a_port_in_use_says_so() {
         stderr(&out)
     );
 }
+
+/// A folder with no page has no link to check: `check` fails saying so rather than reporting
+/// 0 broken links.
+#[test]
+fn a_folder_with_no_page_is_no_site_to_check() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "not a page").unwrap();
+    let out = common::docs_site(&["check", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let said =
+        format!("docs-site: error: no HTML page under {}: no link to check", dir.path().display());
+    assert!(stderr(&out).starts_with(&said), "{}", stderr(&out));
+}

@@ -202,9 +202,9 @@ pub struct Report {
 }
 
 impl Report {
-    /// Whether every compared type matched.
+    /// Whether types were compared and every one matched: a comparison of nothing is no match.
     pub fn ok(&self) -> bool {
-        self.mismatches.is_empty()
+        self.summary.compared > 0 && self.mismatches.is_empty()
     }
 }
 

@@ -168,6 +168,13 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
             let step = progress::start("comparing layouts");
             let report = compare(&defs);
             step.done(&format!("{} types compared", report.summary.compared));
+            if report.summary.compared == 0 {
+                anyhow::bail!(
+                    "none of the {} Rust types of the bindings and uapi crates has a C definition in the DWARF of {}: nothing compared; are these the vmlinux and modules the bindings were generated for, built with CONFIG_DEBUG_INFO?",
+                    report.summary.rust_types,
+                    images[0].display()
+                );
+            }
             let layout_tests = match objtree {
                 None => None,
                 Some(objtree) => {
