@@ -4,7 +4,9 @@
 //! and that DWARF agrees on the function and gives its `file:line`; `scan` shows how long the
 //! Rust symbols of `vmlinux` and the modules are.
 //!
-//! Exit status: 0 when every check holds, 1 when one does not, 2 on errors.
+//! Exit status: 0 when every check holds, 1 when one does not, 2 on errors and on input that
+//! held nothing to check (a log with no Rust frame in a backtrace format it reads, images with
+//! no Rust symbol).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

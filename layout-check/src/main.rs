@@ -4,7 +4,7 @@
 //! `--bindgen`, also reruns the kernel's bindgen commands with their layout tests.
 //!
 //! Exit status: 0 when every layout matches, 1 when one does not (or a layout test fails), 2 on
-//! errors.
+//! errors and when nothing was compared (no Rust type, or none with a C definition).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

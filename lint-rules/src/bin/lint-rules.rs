@@ -2,7 +2,8 @@
 //! kernel's clippy run, printed like rustc (human, or JSON for the editor).
 //!
 //! Exit codes: 0 no finding at error level, 1 findings at error level (or files that could
-//! not be linted), 2 usage or environment error.
+//! not be linted), 2 usage or environment error, or no Rust file linted (unless
+//! `--allow-empty`).
 
 use std::collections::BTreeMap;
 use std::io::Write;
