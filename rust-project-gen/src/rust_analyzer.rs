@@ -163,15 +163,48 @@ pub fn error_lines(diagnostics_stdout: &str) -> Vec<&str> {
 }
 
 /// A bug of rust-analyzer itself that shows as an error in correct kernel code, with the
-/// smallest crate that shows it: such an error is not the generated file's.
+/// smallest crate that shows it: such an error is not the generated file's. The errors it is
+/// allowed to explain are exact: one file, one function, the two types rustc agrees are one.
 pub struct KnownBug {
     /// The upstream issue.
     pub issue: &'static str,
-    /// A crate root (edition 2024) that rustc compiles and a rust-analyzer with the bug reports
-    /// an error in; the tests check both, so that an entry goes once rust-analyzer is fixed.
+    /// A crate root (`lib.rs`, edition 2024) that rustc compiles and a rust-analyzer with the
+    /// bug reports [`KnownBug::in_reproduction`] in; the tests check both, so that an entry
+    /// goes once rust-analyzer is fixed.
     pub reproduction: &'static str,
-    /// Whether an error line of `rust-analyzer diagnostics` is this bug.
-    pub matches: fn(&str) -> bool,
+    /// The error it gives in the reproduction.
+    pub in_reproduction: BugError,
+    /// The errors it gives in the kernel's code, each at most once in a tree; the README's table
+    /// of demo kernels says how many each demo tree has.
+    pub in_kernel: &'static [BugError],
+}
+
+/// One error a known bug gives: rustc's E0308 at one file's one function, whose two types
+/// differ only by what the bug loses.
+pub struct BugError {
+    /// The file, from its tree's root (`rust/kernel/print.rs`).
+    pub file: &'static str,
+    /// The type rust-analyzer expected.
+    pub expected: &'static str,
+    /// The type it found.
+    pub found: &'static str,
+}
+
+impl BugError {
+    /// Whether an error line of `rust-analyzer diagnostics` (`at crate C, file PATH: Error
+    /// RustcHardError("E0308") from LineCol {..} to LineCol {..}: expected T, found U`) is
+    /// exactly this error.
+    pub fn matches(&self, line: &str) -> bool {
+        let Some((before, after)) = line.split_once(": Error RustcHardError(\"E0308\") from ")
+        else {
+            return false;
+        };
+        let Some((_, path)) = before.rsplit_once(", file ") else { return false };
+        let in_file =
+            path == self.file || path.strip_suffix(self.file).is_some_and(|dir| dir.ends_with('/'));
+        let message = after.split_once(" }: ").map(|(_, m)| m.trim_end());
+        in_file && message == Some(&format!("expected {}, found {}", self.expected, self.found))
+    }
 }
 
 /// The known bugs, newest last.
@@ -184,18 +217,21 @@ pub const KNOWN_BUGS: &[KnownBug] = &[KnownBug {
                    #[unsafe(no_mangle)]\n\
                    pub unsafe extern \"C\" fn f(x: *mut u8) -> *mut u8 { x }\n\
                    const _: () = { if true { bindings::f } else { f }; };\n",
-    matches: |line| {
-        line.contains("E0308")
-            && line.split_once(": expected fn ").is_some_and(|(_, rest)| {
-                rest.split_once(", found unsafe extern \"C\" fn ")
-                    .is_some_and(|(expected, found)| found.starts_with(expected))
-            })
+    in_reproduction: BugError {
+        file: "lib.rs",
+        expected: "fn f(*mut u8) -> *mut u8",
+        found: "unsafe extern \"C\" fn f(*mut u8) -> *mut u8",
     },
+    in_kernel: &[BugError {
+        file: "rust/kernel/print.rs",
+        expected: "fn rust_fmt_argument(*mut u8, *mut u8, *const c_void) -> *mut u8",
+        found: "unsafe extern \"C\" fn rust_fmt_argument(*mut u8, *mut u8, *const c_void) -> *mut u8",
+    }],
 }];
 
-/// The known rust-analyzer bug an error line is, if any.
+/// The known rust-analyzer bug an error line in the kernel's code is, if any.
 pub fn known_bug(error_line: &str) -> Option<&'static KnownBug> {
-    KNOWN_BUGS.iter().find(|bug| (bug.matches)(error_line))
+    KNOWN_BUGS.iter().find(|bug| bug.in_kernel.iter().any(|e| e.matches(error_line)))
 }
 
 #[cfg(test)]
@@ -259,6 +295,36 @@ mod tests {
             build_date("rust-analyzer 0.3.2593-standalone (2025-09-01)"),
             Some((2025, 9, 1))
         );
+    }
+
+    /// Exactly the error: its file (wherever the tree is), its function, its two types.
+    #[test]
+    fn a_known_bug_explains_only_its_own_error() {
+        let error = &KNOWN_BUGS[0].in_kernel[0];
+        let line = "at crate kernel, file /home/me/linux/rust/kernel/print.rs: Error RustcHardError(\"E0308\") from \
+            LineCol { line: 22, col: 2 } to LineCol { line: 22, col: 8 }: expected fn \
+            rust_fmt_argument(*mut u8, *mut u8, *const c_void) -> *mut u8, found unsafe extern \"C\" \
+            fn rust_fmt_argument(*mut u8, *mut u8, *const c_void) -> *mut u8";
+        assert!(error.matches(line));
+        assert!(known_bug(line).is_some());
+        assert!(error.matches(&line.replace("/home/me/linux/", "")));
+        for other in [
+            line.replace(
+                "found unsafe extern \"C\" fn rust_fmt_argument",
+                "found unsafe extern \"C\" fn other",
+            ),
+            line.replace(
+                "rust_fmt_argument(*mut u8, *mut u8",
+                "rust_fmt_argument(*mut u8, *mut i8",
+            ),
+            line.replace("rust/kernel/print.rs", "rust/kernel/str.rs"),
+            line.replace("linux/rust/kernel/print.rs", "linux/rust/kernel/myprint.rs"),
+            line.replace("E0308", "E0599"),
+            format!("{line} and more"),
+        ] {
+            assert!(!error.matches(&other), "{other}");
+            assert_eq!(known_bug(&other).map(|b| b.issue), None, "{other}");
+        }
     }
 
     #[test]

@@ -49,8 +49,10 @@ fn a_result_is_reused_until_an_input_changes() {
 #[test]
 fn rust_analyzer_errors_apart_from_its_own_bugs() {
     assert_eq!(rust_analyzer_verdict("processing\rprocessing\n"), "0 errors");
-    let own = "at crate kernel, file rust/kernel/print.rs: Error RustcHardError(\"E0308\") from x: \
-               expected fn f(*mut u8) -> *mut u8, found unsafe extern \"C\" fn f(*mut u8) -> *mut u8";
+    let own = "at crate kernel, file /src/rust/kernel/print.rs: Error RustcHardError(\"E0308\") from \
+               LineCol { line: 22, col: 2 } to LineCol { line: 22, col: 8 }: expected fn \
+               rust_fmt_argument(*mut u8, *mut u8, *const c_void) -> *mut u8, found unsafe extern \"C\" \
+               fn rust_fmt_argument(*mut u8, *mut u8, *const c_void) -> *mut u8";
     let real =
         "at crate kernel, file rust/kernel/a.rs: Error RustcHardError(\"E0425\") from x: no value";
     assert_eq!(
