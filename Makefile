@@ -43,7 +43,14 @@ endif
 
 # LLVM= builds the demo kernel with clang and LLVM's binutils, as kbuild's own LLVM= does
 # (`LLVM=1`, or `LLVM=-19` for bookworm's clang-19, lld-19 and llvm-19), in a tree of its own.
-# It is exported: kbuild reads it from the environment of every make the tools run.
+# It is exported: kbuild reads it from the environment of every make the tools run. Only the
+# command line's counts: an LLVM exported in the shell (for one's own kernel work) would quietly
+# switch the suite to another tree than the one README.md describes, so it is dropped.
+ifeq ($(origin LLVM),environment)
+$(warning LLVM=$(LLVM) in the environment is not used; to build the demo kernel with clang, give it on the command line: make ... LLVM=$(LLVM))
+undefine LLVM
+unexport LLVM
+endif
 ifdef LLVM
 export LLVM
 LLVM_TREE := -llvm

@@ -33,6 +33,11 @@ pub enum FigureError {
     /// A template must have exactly one `{{}}`.
     #[error("the template `{0}` has no single `{{}}`")]
     BadTemplate(String),
+    /// The test was not told whether its tree is the one the README describes.
+    #[error(
+        "README_KERNEL is not set: run the tests that measure a demo kernel's figures with `make test` (or `make test-kernel KERNEL=...`), which says whether the tree is the one README.md describes"
+    )]
+    NoReadmeKernel,
 }
 
 /// The cells of a Markdown table row (`| a | b |` is `["a", "b"]`), or `None` for a line that is
@@ -102,20 +107,33 @@ fn readme_path() -> PathBuf {
 }
 
 /// The demo kernel whose figures the README states, when the tree the tests run against is
-/// exactly that one (`README_KERNEL`, which `make test` sets for its own demo trees built with
-/// GCC and the demo configuration, not for `KERNEL_SRC=`, `LLVM=` or `CONFIG_FRAGMENT=`).
-fn readme_kernel() -> Option<String> {
-    std::env::var("README_KERNEL").ok().filter(|k| !k.is_empty())
+/// exactly that one, from `README_KERNEL` (`None` when it is not set at all): `make test` sets
+/// it to the demo kernel for its own demo trees built with GCC and the demo configuration, and
+/// to nothing for `KERNEL_SRC=`, `LLVM=` or `CONFIG_FRAGMENT=`. Not set, the test was not run by
+/// `make test`, and would compare nothing without a word: that is an error.
+pub fn readme_kernel(var: Option<&str>) -> Result<Option<&str>, FigureError> {
+    match var {
+        Some(kernel) => Ok(Some(kernel).filter(|k| !k.is_empty())),
+        None => Err(FigureError::NoReadmeKernel),
+    }
 }
 
 /// For a test that measured `measured` on a demo tree: panics, saying what to fix, unless the
 /// README's table of demo kernels states it in row `row` for this kernel, where `template` has
-/// `{}`. On any other tree (`README_KERNEL` unset) it says it did not compare.
+/// `{}`. On any other tree (`README_KERNEL` empty) it says it did not compare; without
+/// `README_KERNEL` at all it panics.
 #[track_caller]
 pub fn check_stated(row: &str, template: &str, measured: u64) {
-    let Some(kernel) = readme_kernel() else {
-        eprintln!("not a demo tree as the README describes it: `{row}` ({template}) not compared");
-        return;
+    let var = std::env::var("README_KERNEL").ok();
+    let kernel = match readme_kernel(var.as_deref()) {
+        Ok(Some(kernel)) => kernel.to_owned(),
+        Ok(None) => {
+            eprintln!(
+                "not a demo tree as the README describes it: `{row}` ({template}) not compared"
+            );
+            return;
+        }
+        Err(e) => panic!("{e}"),
     };
     let path = readme_path();
     let readme =

@@ -1,6 +1,6 @@
 //! The README's figures read from tables and cells as data.
 
-use super::{FigureError, figure, version_cell};
+use super::{FigureError, figure, readme_kernel, version_cell};
 
 const README: &str = "\
 Some prose | with a bar.
@@ -64,4 +64,13 @@ fn a_template_matches_where_a_number_follows_its_words() {
     assert_eq!(figure("0 / 361, and", "0 / {}"), Ok(361));
     // The leftmost number that fits, whole.
     assert_eq!(figure("ok: 116 crates", "{} crates"), Ok(116));
+}
+
+/// `make test` always says whether the tree is the README's: a demo kernel, or nothing for any
+/// other tree; a test run without being told fails rather than compare nothing.
+#[test]
+fn a_readme_kernel_not_set_at_all_is_an_error() {
+    assert_eq!(readme_kernel(Some("7.3")), Ok(Some("7.3")));
+    assert_eq!(readme_kernel(Some("")), Ok(None));
+    assert_eq!(readme_kernel(None), Err(FigureError::NoReadmeKernel));
 }
