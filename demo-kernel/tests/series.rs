@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use subprocess::Command;
+use subprocess::{Command, testing};
 
 fn patches() -> Vec<std::path::PathBuf> {
     let dir = demo_kernel::demo_kernel_dir().join("patches");
@@ -36,14 +36,20 @@ fn the_readme_counts_the_series() {
 /// `checkpatch.pl --strict` too. `make upstream-check` runs it again after `git am`, and also
 /// builds and boots them; this is the quick half, in `make test`. The Fixes: commits are unknown
 /// to a tree without history.
+///
+/// A version without a mainline series does not run it (its `KERNEL_TESTS` skips it), so that
+/// it never passes having checked nothing.
 #[test]
 fn checkpatch_is_clean_on_the_mainline_series() {
     let dir = demo_kernel::demo_kernel_dir();
     let version = dir.file_name().unwrap();
     let upstream = dir.join("../upstream").join(version);
-    if !upstream.join("series").is_file() {
-        return;
-    }
+    assert!(
+        upstream.join("series").is_file(),
+        "{}/series is missing: Linux {} has no mainline series, and its kernel.conf's KERNEL_TESTS should skip this test",
+        upstream.display(),
+        version.display()
+    );
     let topics = upstream::load(&upstream).unwrap_or_else(|e| panic!("{e}"));
     let patches: Vec<_> = topics.iter().flat_map(|t| t.patches.iter().cloned()).collect();
     assert!(!patches.is_empty());
@@ -54,19 +60,25 @@ fn checkpatch_clean(patches: &[std::path::PathBuf], extra: &[&str]) {
     let kernel = demo_kernel::kernel();
     let maintainers = std::fs::read_to_string(kernel.srctree.join("MAINTAINERS")).unwrap();
     for patch in patches {
-        let out = Command::new("perl", &kernel.srctree)
+        let cmd = Command::new("perl", &kernel.srctree)
             .arg("scripts/checkpatch.pl")
             .args(["--no-tree", "--strict", "--terse", "--no-summary"])
             .args(extra)
             .arg(patch)
-            .timeout(Duration::from_secs(120))
-            .run()
-            .unwrap();
+            .timeout(Duration::from_secs(120));
+        // It started, finished in time, and its output is whole.
+        let out = testing::run(&cmd);
         let text = out.stdout.clone();
         let name = patch.file_name().unwrap().to_string_lossy();
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let findings: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        for line in &findings {
             assert!(line.contains(&NEW_FILE_WARNING[9..]), "{name}: checkpatch: {line}\n{text}");
         }
+        // checkpatch exits 1 when it reported anything, and 0 only when it reported nothing: a
+        // run that failed before reading the patch exits otherwise or says why on stderr.
+        let status = if findings.is_empty() { 0 } else { 1 };
+        assert_eq!(out.status.code(), Some(status), "{name}: {}", testing::report(&cmd, &out));
+        assert_eq!(out.stderr, "", "{name}: {}", testing::report(&cmd, &out));
         if text.contains(&NEW_FILE_WARNING[9..]) {
             // Each new file must sit under a directory that a MAINTAINERS entry lists (`F:` lines
             // ending in `/` cover everything below).
