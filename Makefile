@@ -104,7 +104,7 @@ CARGO := cargo
 WORKBENCH := $(CURDIR)/target/debug/workbench
 LINT_RULES := $(CURDIR)/target/debug/lint-rules
 
-.PHONY: help setup tools kernel demo test test-kernel test-versions test-llvm check bench rust-analyzer kallsyms-check layout-check upstream-check fuzz stress lint docs docs-versions docs-serve clean-cache
+.PHONY: help setup older-rust-analyzers tools kernel demo test test-kernel test-versions test-llvm check bench rust-analyzer kallsyms-check layout-check upstream-check fuzz stress lint docs docs-versions docs-serve clean-cache
 
 help: ## List the targets
 	@echo "Rust-for-Linux developer tools. The two commands:"
@@ -116,8 +116,14 @@ help: ## List the targets
 	@echo
 	@echo "Variables: KERNEL= (a demo kernel: $(DEMO_KERNELS); default 6.12), KERNEL_SRC= KERNEL_OBJ= (use your own built tree), LLVM= (build the demo kernel with clang and lld: 1, or -19), CONFIG_FRAGMENT= (a config fragment merged after the demo's, in a tree of its own), CACHE= (default $(CACHE))"
 
+SETUP = tools/setup.sh $(TOOLCHAIN) $(TOOLS_PREFIX) $(BINDGEN_VERSION) $(foreach v,$(ALL_LIBCLANG),libclang-$(v)-dev) $(LLVM_PACKAGES)
 setup: ## Install Debian packages, Rust components and bindgen (idempotent)
-	@RUST_ANALYZERS='$(RUST_ANALYZERS)' tools/setup.sh $(TOOLCHAIN) $(TOOLS_PREFIX) $(BINDGEN_VERSION) $(foreach v,$(ALL_LIBCLANG),libclang-$(v)-dev) $(LLVM_PACKAGES)
+	@$(SETUP)
+
+# Only rust-project-gen's tests across versions and `make bench` run the older rust-analyzers,
+# which take about 8 minutes each to build the first time: `make demo` does not wait for them.
+older-rust-analyzers: setup ## Build the older rust-analyzers that make test and make bench compare (idempotent)
+	@RUST_ANALYZERS='$(RUST_ANALYZERS)' $(SETUP)
 
 tools: setup ## Build the suite's binaries
 	$(CARGO) build --locked --workspace --bins
@@ -163,7 +169,7 @@ test-versions: tools ## The tests that need every demo kernel at once (docs-site
 	$(TREE_ENV) $(CARGO) test --locked -p docs-site --test versions 2>&1 | tee $$log
 
 # KERNEL_TESTS may hold several cargo selections, separated by `|`.
-test-kernel: kernel ## The tests against one demo kernel (KERNEL=, default 6.12)
+test-kernel: kernel older-rust-analyzers ## The tests against one demo kernel (KERNEL=, default 6.12)
 	@mkdir -p $(CACHE)/logs; status=0; log=$(CACHE)/logs/cargo-test-$(KERNEL).log; : > $$log; \
 	IFS='|' read -ra selections <<< '$(KERNEL_TESTS)'; \
 	for selection in "$${selections[@]}"; do \
@@ -207,7 +213,7 @@ stress: kernel ## Every QEMU test STRESS_RUNS times (default 20) with the cores 
 ifneq ($(and $(filter bench,$(MAKECMDGOALS)),$(KERNEL_SRC_GIVEN)),)
 $(error make bench compares with anchors (make rustdoc, make CLIPPY=1) that write into the tree they run on, so it runs on the demo trees only: drop KERNEL_SRC= (KERNEL= picks a demo kernel))
 endif
-bench: kernel ## Benchmarks: each tool against its anchor, as ratios in one run (demo trees only)
+bench: kernel older-rust-analyzers ## Benchmarks: each tool against its anchor, as ratios in one run (demo trees only)
 	$(TREE_ENV) $(CARGO) bench --locked -p rust-project-gen --bench vs_upstream
 	$(TREE_ENV) $(CARGO) bench --locked -p symbolizer --bench vs_decode_stacktrace
 	$(TREE_ENV) $(CARGO) bench --locked -p lint-rules --bench vs_clippy

@@ -106,7 +106,7 @@ fn main() {
     }
 
     // What each rust-analyzer makes of the two files: the toolchain's, and the older ones
-    // `make setup` installs, each given the file rust-project-gen writes for it.
+    // `make older-rust-analyzers` installs, each given the file rust-project-gen writes for it.
     let older = std::env::var("OLDER_RUST_ANALYZERS").unwrap_or_default();
     let analyzers: Vec<PathBuf> =
         std::iter::once(ra).chain(older.split_whitespace().map(PathBuf::from)).collect();

@@ -213,7 +213,7 @@ fn upstream_script_has_rust_analyzer_errors_on_the_same_tree() {
     tidy::readme::check_stated(row, "0 / {}", errors.len() as u64);
 }
 
-/// The file for each older rust-analyzer that `make setup` installs (`OLDER_RUST_ANALYZERS`:
+/// The file for each older rust-analyzer that `make older-rust-analyzers` installs (`OLDER_RUST_ANALYZERS`:
 /// February 2025, the month of Rust 1.85, and August 2025), generated for it with
 /// `--rust-analyzer`: it loads the file (a `flycheck` runnable would stop it), and reports no
 /// more errors in it than in upstream's file on the same tree. Both run against this
@@ -225,7 +225,7 @@ fn older_rust_analyzers_read_the_file_and_find_no_more_errors_than_in_upstreams(
     let older: Vec<&Path> = older.split_whitespace().map(Path::new).collect();
     assert!(
         older.len() >= 2,
-        "OLDER_RUST_ANALYZERS names {} rust-analyzers: run this with `make test`, whose `make setup` installs them",
+        "OLDER_RUST_ANALYZERS names {} rust-analyzers: run this with `make test`, whose `make older-rust-analyzers` installs them",
         older.len()
     );
     let (src, obj) = (var("KERNEL_SRC"), var("KERNEL_OBJ"));

@@ -40,3 +40,17 @@ fn an_llvm_in_the_environment_does_not_change_the_tree_tested() {
     assert!(stdout.contains("/linux-6.12-llvm/objtree"), "{stdout}");
     assert!(stdout.contains("README_KERNEL= "), "{stdout}");
 }
+
+/// `make demo` does not wait for the older rust-analyzers (about 8 minutes each to build) that
+/// only rust-project-gen's tests across versions and `make bench` run; those targets build them.
+#[test]
+fn make_demo_builds_only_what_the_demo_uses() {
+    let builds_them = "RUST_ANALYZERS='0.0.";
+    let (stdout, _) = make_n(None, &["demo", "KERNEL=6.12"]);
+    assert!(stdout.contains("tools/setup.sh "), "{stdout}");
+    assert!(!stdout.contains(builds_them), "{stdout}");
+    for target in ["test-kernel", "bench"] {
+        let (stdout, _) = make_n(None, &[target, "KERNEL=6.12"]);
+        assert!(stdout.contains(builds_them), "{target}: {stdout}");
+    }
+}
