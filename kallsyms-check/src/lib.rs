@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 pub mod html;
+pub mod table;
 
 pub use symbolizer::KSYM_NAME_LEN;
 

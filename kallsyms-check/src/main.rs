@@ -8,6 +8,7 @@
 //! held nothing to check (a log with no Rust frame in a backtrace format it reads, images with
 //! no Rust symbol).
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -15,6 +16,7 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use kallsyms_check::html::{ImageHistogram, ScenarioReport, render_html};
+use kallsyms_check::table::{Held, TableError, TableName, held_as};
 use kallsyms_check::{
     Ending, FrameCheck, KSYM_NAME_LEN, KallsymsEntry, LogCheck, NothingChecked, Source,
     SymbolTable, check_log, head, identity_matches, length_histogram, parse_proc_kallsyms,
@@ -289,7 +291,10 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
                     modules_dir.display()
                 );
             }
-            print_symbol_lengths(&images);
+            let table = std::fs::read(vmlinux)
+                .with_context(|| format!("cannot read {}", vmlinux.display()))
+                .map(|bytes| kallsyms_check::table::read_names(&bytes))?;
+            print_symbol_lengths(&images, &table);
             Ok(true)
         }
         Cmd::Run { objtree, extmod_dir, json, html, logs } => {
@@ -334,9 +339,11 @@ fn check_captured_log(
     Ok(result.ok())
 }
 
-/// Prints how long each image's Rust function symbols are, and those too long for kallsyms.
-fn print_symbol_lengths(images: &Images) {
-    for (name, image) in &images.all {
+/// Prints how long each image's Rust function symbols are, and what becomes of those too long
+/// for kallsyms: for vmlinux, as its own kallsyms table (`table`, read from the file) holds them.
+fn print_symbol_lengths(images: &Images, table: &Result<Vec<TableName>, TableError>) {
+    let held: HashSet<&str> = table.iter().flatten().map(|entry| entry.name.as_str()).collect();
+    for (i, (name, image)) in images.all.iter().enumerate() {
         let rust: Vec<&str> =
             image.symbols().map(|(n, ..)| n).filter(|n| n.starts_with("_R")).collect();
         let longest = rust.iter().map(|n| n.len()).max().unwrap_or(0);
@@ -345,10 +352,27 @@ fn print_symbol_lengths(images: &Images) {
             println!("  {bucket:>7}: {count}");
         }
         for symbol in rust.iter().filter(|n| prefixed_length(n) >= KSYM_NAME_LEN) {
-            let what = if symbol.len() >= KSYM_NAME_LEN {
-                "over KSYM_NAME_LEN: kallsyms holds it cut to 511 characters (with demo-kernel patches 0001 and 0006; an unpatched vmlinux leaves it out, and names frames in it after the symbol before)"
+            let what = if symbol.len() < KSYM_NAME_LEN {
+                "over KSYM_NAME_LEN once __pfx_/__cfi_ is added".to_owned()
+            } else if i > 0 {
+                format!(
+                    "over KSYM_NAME_LEN: a module's kallsyms prints it cut to {} characters",
+                    KSYM_NAME_LEN - 1
+                )
             } else {
-                "over KSYM_NAME_LEN once __pfx_/__cfi_ is added"
+                match table {
+                    Err(e) => format!(
+                        "over KSYM_NAME_LEN; whether this vmlinux's kallsyms holds it is not known: {e}"
+                    ),
+                    Ok(_) => match held_as(symbol, &held) {
+                        Held::Whole => "over KSYM_NAME_LEN, yet this vmlinux's kallsyms holds it whole".to_owned(),
+                        Held::Cut => format!(
+                            "over KSYM_NAME_LEN: this vmlinux's kallsyms holds it cut to {} characters",
+                            KSYM_NAME_LEN - 1
+                        ),
+                        Held::LeftOut => "over KSYM_NAME_LEN: LEFT OUT of this vmlinux's kallsyms, so frames in it are named after the symbol before (demo-kernel patch 0006 keeps it, cut)".to_owned(),
+                    },
+                }
             };
             println!("  {} characters: {what}: {}…", symbol.len(), head(symbol, 80));
         }
@@ -376,8 +400,26 @@ fn run_scenarios(
     let mut scenario_frames = Vec::new();
     let modinfo_path = objtree.join("modules.builtin.modinfo");
     let builtin_modinfo = std::fs::read(&modinfo_path).unwrap_or_default();
+    let mut not_run = Vec::new();
     for scenario in SCENARIOS {
-        let cmdline = trigger(scenario, &builtin_modinfo, &modinfo_path)?;
+        // A tree that lacks what a scenario needs (a user's own, without the demo series'
+        // sample) runs the others, and says which it did not run and why.
+        let cmdline = match prerequisites(scenario, &builtin_modinfo, &modinfo_path, &module_dir) {
+            Ok(cmdline) => cmdline,
+            Err(why) => {
+                if !json {
+                    println!("{}: {}: not run: {why}", scenario.name, scenario.what);
+                }
+                results.push(serde_json::json!({
+                    "scenario": scenario.name,
+                    "ran": false,
+                    "not_run": why,
+                    "ok": null,
+                }));
+                not_run.push(format!("{}: {why}", scenario.name));
+                continue;
+            }
+        };
         let (boot, log) = boot_scenario(scenario, objtree, &module_dir, &cmdline)?;
         if let Some(logs) = logs {
             let kept = logs.join(format!("{}.log", scenario.log_name()));
@@ -392,6 +434,12 @@ fn run_scenarios(
         scenario_frames.push((scenario.name, scenario.what, result.ok, result.checks.clone()));
         results.push(scenario_json(scenario, &result));
     }
+    if not_run.len() == SCENARIOS.len() {
+        anyhow::bail!(
+            "no oops scenario could run on this tree, so nothing was checked:\n  {}",
+            not_run.join("\n  ")
+        );
+    }
     if let Some(path) = html {
         write_html(path, &images, &scenario_frames)?;
         eprintln!("kallsyms-check: HTML report {}", path.display());
@@ -402,22 +450,35 @@ fn run_scenarios(
     Ok(all_ok)
 }
 
-/// What the kernel command line needs to trigger the scenario: nothing for a module, the
-/// built-in sample's trigger parameter (read from `modules.builtin.modinfo`) otherwise.
-fn trigger(
+/// What the kernel command line needs to trigger the scenario (nothing for a module, the
+/// built-in sample's trigger parameter, read from `modules.builtin.modinfo`, otherwise), or why
+/// this tree cannot run it.
+fn prerequisites(
     scenario: &Scenario,
     builtin_modinfo: &[u8],
     modinfo_path: &Path,
-) -> anyhow::Result<String> {
-    Ok(match scenario.ending {
-        None => String::new(),
-        Some(ending) => trigger_argument(builtin_modinfo, ending).with_context(|| {
+    module_dir: &Path,
+) -> Result<String, String> {
+    match (scenario.module, scenario.ending) {
+        (Some(module), _) => {
+            let ko = module_dir.join(format!("{module}.ko"));
+            if ko.is_file() {
+                Ok(String::new())
+            } else {
+                Err(format!(
+                    "{} is missing: build demo-kernel/modules/rust_oops against this tree with M= (make kernel does)",
+                    ko.display()
+                ))
+            }
+        }
+        (None, Some(ending)) => trigger_argument(builtin_modinfo, ending).ok_or_else(|| {
             format!(
-                "{} lists no built-in rust_long_symbols sample with a trigger parameter: build the kernel with the demo series and CONFIG_SAMPLE_RUST_LONG_SYMBOLS=y",
+                "{} lists no built-in rust_long_symbols sample with a trigger parameter: it comes with the demo series (CONFIG_SAMPLE_RUST_LONG_SYMBOLS=y)",
                 modinfo_path.display()
             )
-        })?,
-    })
+        }),
+        (None, None) => Ok(String::new()),
+    }
 }
 
 /// Boots the demo kernel with the scenario's module loaded or `cmdline` added, then reads the
@@ -582,6 +643,7 @@ fn print_scenario(scenario: &Scenario, result: &ScenarioResult) {
 fn scenario_json(scenario: &Scenario, result: &ScenarioResult) -> serde_json::Value {
     serde_json::json!({
         "scenario": scenario.name,
+        "ran": true,
         "cmdline": result.cmdline,
         "ok": result.ok,
         "reports": result.reports.len(),

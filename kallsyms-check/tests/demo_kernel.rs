@@ -145,6 +145,67 @@ fn check_kept_log(log: &Path, text: &str) {
     assert!(out.stderr.starts_with(&said), "{}", report(&cmd, &out));
 }
 
+/// A tree without the demo series' built-in sample (a user's own): the out-of-tree modules'
+/// scenarios run and check out, and the sample's two are reported as not run, with the reason.
+#[test]
+fn a_tree_without_the_sample_runs_the_module_scenarios() {
+    let dir = tempfile::tempdir().unwrap();
+    let objtree = dir.path().join("objtree");
+    std::fs::create_dir_all(objtree.join("arch/x86/boot")).unwrap();
+    let built = var("KERNEL_OBJ");
+    for file in ["vmlinux", "arch/x86/boot/bzImage"] {
+        std::os::unix::fs::symlink(built.join(file), objtree.join(file)).unwrap();
+    }
+    std::fs::write(objtree.join("modules.builtin.modinfo"), b"rust_minimal.license=GPL\0").unwrap();
+    let cmd = kallsyms_check()
+        .args(["run", "--objtree"])
+        .arg(&objtree)
+        .arg("--extmod-dir")
+        .arg(var("EXTMOD_DIR"));
+    let out = run(&cmd);
+    assert!(out.status.success(), "{}", report(&cmd, &out));
+    for scenario in &SCENARIOS[..3] {
+        assert!(
+            out.stdout.lines().any(|l| l.starts_with(scenario) && l.ends_with(": ok")),
+            "{scenario}: {}",
+            report(&cmd, &out)
+        );
+    }
+    let not_run: Vec<&str> = out.stdout.lines().filter(|l| l.contains(": not run: ")).collect();
+    assert_eq!(not_run.len(), 2, "{}", report(&cmd, &out));
+    assert!(not_run.iter().all(|l| l.starts_with("rust_long_symbols ")), "{not_run:#?}");
+    assert!(
+        not_run.iter().all(|l| l.contains("lists no built-in rust_long_symbols sample")),
+        "{not_run:#?}"
+    );
+}
+
+/// `scan` reads the vmlinux's own kallsyms table: with the demo series (patch 0006), every symbol
+/// of `KSYM_NAME_LEN` characters or more is held cut, the built-in sample's 512- and
+/// 557-character ones among them; none is left out.
+#[test]
+fn scan_reads_what_this_vmlinux_holds() {
+    let cmd =
+        kallsyms_check().arg("scan").arg(var("KERNEL_OBJ").join("vmlinux")).arg(var("EXTMOD_DIR"));
+    let out = run(&cmd);
+    assert!(out.status.success(), "{}", report(&cmd, &out));
+    let vmlinux: Vec<&str> = out
+        .stdout
+        .lines()
+        .take_while(|l| !l.starts_with("rust_"))
+        .filter(|l| l.contains(" characters: over KSYM_NAME_LEN:"))
+        .collect();
+    let cut = "over KSYM_NAME_LEN: this vmlinux's kallsyms holds it cut to 511 characters: ";
+    assert!(vmlinux.iter().all(|l| l.contains(cut)), "{}", report(&cmd, &out));
+    for sample in ["  512 characters: ", "  557 characters: "] {
+        assert!(
+            vmlinux.iter().any(|l| l.starts_with(sample) && l.contains("17rust_long_symbols")),
+            "{sample}{}",
+            report(&cmd, &out)
+        );
+    }
+}
+
 #[test]
 fn json_for_machines() {
     let cmd = kallsyms_check()

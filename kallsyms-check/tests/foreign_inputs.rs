@@ -74,3 +74,36 @@ fn a_scan_of_an_image_without_rust_fails() {
     );
     assert_eq!(out.stdout, "");
 }
+
+/// A tree with none of what the scenarios need (no rust_oops modules built, no built-in sample)
+/// runs none of them: `run` fails naming each one and why, rather than pass having booted
+/// nothing.
+#[test]
+fn a_run_on_a_tree_that_can_run_no_scenario_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let objtree = dir.path().join("objtree");
+    std::fs::create_dir(&objtree).unwrap();
+    std::fs::rename(user_space_elf(dir.path()), objtree.join("vmlinux")).unwrap();
+    let extmod = dir.path().join("extmod");
+    std::fs::create_dir(&extmod).unwrap();
+    let cmd = kallsyms_check(dir.path())
+        .args(["run", "--objtree"])
+        .arg(&objtree)
+        .arg("--extmod-dir")
+        .arg(&extmod);
+    let out = run(&cmd);
+    assert_eq!(out.status.code(), Some(2), "{}", report(&cmd, &out));
+    assert!(
+        out.stderr.contains("no oops scenario could run on this tree, so nothing was checked:"),
+        "{}",
+        report(&cmd, &out)
+    );
+    assert_eq!(out.stderr.matches("rust_oops/rust_oops_").count(), 3, "{}", report(&cmd, &out));
+    assert_eq!(
+        out.stderr.matches("lists no built-in rust_long_symbols sample").count(),
+        2,
+        "{}",
+        report(&cmd, &out)
+    );
+    assert_eq!(out.stdout.matches(": not run: ").count(), 5, "{}", report(&cmd, &out));
+}

@@ -36,22 +36,21 @@ pub fn last_line_after<'a>(stderr: &'a str, prefix: &str) -> Option<&'a str> {
     stderr.lines().rev().find_map(|l| l.strip_prefix(prefix)).map(str::trim)
 }
 
-/// kallsyms-check's verdict from its report: `N of M scenarios ok`, and whether all were.
-pub fn kallsyms_scenarios(report: &str) -> (usize, usize) {
-    let verdicts: Vec<bool> = report
-        .lines()
-        .filter(|l| !l.starts_with(' '))
-        .filter_map(|l| {
-            if l.ends_with(": ok") {
-                Some(true)
-            } else if l.ends_with(": FAILED") {
-                Some(false)
-            } else {
-                None
-            }
-        })
-        .collect();
-    (verdicts.iter().filter(|ok| **ok).count(), verdicts.len())
+/// kallsyms-check's verdict from its report: how many scenarios were ok, of how many run, and
+/// how many the tree could not run.
+pub fn kallsyms_scenarios(report: &str) -> (usize, usize, usize) {
+    let mut verdicts = (0, 0, 0);
+    for line in report.lines().filter(|l| !l.starts_with(' ')) {
+        if line.ends_with(": ok") {
+            verdicts.0 += 1;
+            verdicts.1 += 1;
+        } else if line.ends_with(": FAILED") {
+            verdicts.1 += 1;
+        } else if line.contains(": not run: ") {
+            verdicts.2 += 1;
+        }
+    }
+    verdicts
 }
 
 /// decode-stacktrace's output: how many frames it decoded, and how many of them got a
@@ -350,11 +349,15 @@ impl Suite {
                 (run.stdout, false)
             }
         };
-        let (ok, all) = kallsyms_scenarios(&text);
+        let (ok, all, not_run) = kallsyms_scenarios(&text);
+        let mut summary = format!("{ok} of {all} oops scenarios: every Rust frame whole and right");
+        if not_run > 0 {
+            summary += &format!("; {not_run} not run on this tree (the report says why)");
+        }
         ToolResult {
             tool: "kallsyms-check",
             ok: all > 0 && ok == all,
-            summary: format!("{ok} of {all} oops scenarios: every Rust frame whole and right"),
+            summary,
             outputs: vec![report, html, logs],
             took: start.elapsed(),
             reused,

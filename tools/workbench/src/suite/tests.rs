@@ -16,8 +16,11 @@ fn the_last_summary_line_of_a_tool() {
 fn kallsyms_check_verdicts() {
     let report = "rust_oops_null: a NULL write: ok\n  1 report(s), 4 Rust frame(s); boot: ok\n  x: ok\n\
                   rust_oops_panic: a panic: FAILED\n  /proc/kallsyms in the guest: 3 symbols\n";
-    assert_eq!(kallsyms_scenarios(report), (1, 2));
-    assert_eq!(kallsyms_scenarios(""), (0, 0));
+    assert_eq!(kallsyms_scenarios(report), (1, 2, 0));
+    assert_eq!(kallsyms_scenarios(""), (0, 0, 0));
+    let not_run =
+        "rust_long_symbols null: vmlinux: a write: not run: no sample\nrust_oops_null: x: ok\n";
+    assert_eq!(kallsyms_scenarios(not_run), (1, 1, 1));
 }
 
 #[test]
