@@ -170,7 +170,8 @@ pub fn check_frames<'a>(
         // A call-trace address is the return address: the call is the byte before, and may be
         // the last instruction of the function. RIP is the faulting instruction itself.
         let rip = report.rip.iter().map(|frame| (frame, 0));
-        let trace = report.frames.iter().map(|frame| (frame, u64::from(frame.is_return_address())));
+        let trace = (report.frames.iter().enumerate())
+            .map(|(i, frame)| (frame, u64::from(report.is_return_address(i))));
         for (frame, back) in rip.chain(trace) {
             let Some(printed) = frame.symbol.as_deref().filter(|s| s.starts_with("_R")) else {
                 continue;
@@ -189,12 +190,17 @@ pub fn check_frames<'a>(
                 },
                 None => (Verdict::Unknown, printed.to_owned(), None),
             };
-            let offset_in_symbol =
-                table_size.is_some_and(|size| frame.offset.saturating_sub(back) < size.max(1));
+            // A return address at offset 0 is the end of the function before: its call was
+            // that function's last instruction (a call that does not return, as a Rust panic's),
+            // and a backtrace that looks the address up without stepping back into the call
+            // (`%pS` for `%pB`) names the function after it.
+            let offset_in_symbol = table_size.is_some_and(|size| {
+                frame.offset.checked_sub(back).is_some_and(|offset| offset < size.max(1))
+            });
             let address = table
                 .filter(|_| verdict != Verdict::Unknown)
                 .and_then(|t| t.address_of(&whole))
-                .and_then(|start| start.checked_add(frame.offset.saturating_sub(back)));
+                .and_then(|start| start.checked_add(frame.offset)?.checked_sub(back));
             let mut actual = None;
             if verdict != Verdict::Unknown && !offset_in_symbol {
                 verdict = Verdict::WrongFunction;

@@ -43,6 +43,52 @@ fn frames_in_dropped_vmlinux_symbols_are_caught_as_the_wrong_function() {
     assert_eq!(checks.iter().filter(|c| c.ok()).count(), 5);
 }
 
+/// A real arm64 backtrace of a Rust panic (6.12.118 with the demo series, cross-built with
+/// Debian's gcc-aarch64-linux-gnu 12.2, booted in `qemu-system-aarch64 -M virt -cpu max`,
+/// `rust_oops_panic.ko` loaded), with the symbol tables the check reads: the module's, as
+/// `symbolizer::Image` lays it out, and vmlinux's functions that the frames name.
+///
+/// arm64 prints call-trace frames with `%pS`, not `%pB`: a return address is looked up as it
+/// is, so a call that was its function's last instruction (the calls down a Rust panic's chain,
+/// which do not return) is printed as the next function's `+0x0`. Every Rust frame of the chain
+/// names the wrong function: each is caught, with the function the call is really in.
+#[test]
+fn arm64_return_addresses_past_the_end_are_the_wrong_function() {
+    let log = fixture("arm64-6.12-rust-oops-panic.log");
+    let module = NmTable::parse(&fixture("arm64-6.12-rust-oops-panic.ko.nm"));
+    let vmlinux = NmTable::parse(&fixture("arm64-6.12-rust-oops-panic.vmlinux.nm"));
+    let reports = oops::parse_log(&log);
+    assert_eq!(reports.len(), 1);
+    let checks = check_frames(&reports, &mut |m| match m {
+        None => Some(&vmlinux as &dyn SymbolTable),
+        Some("rust_oops_panic") => Some(&module as &dyn SymbolTable),
+        Some(other) => panic!("a frame of module {other}"),
+    });
+    let demangled = |s: &str| format!("{:#}", rustc_demangle::demangle(s));
+    let seen: Vec<(Verdict, String, String)> = checks
+        .iter()
+        .map(|c| (c.verdict, demangled(&c.printed), demangled(c.actual.as_deref().unwrap_or("-"))))
+        .collect();
+    let chain = |n: &str| {
+        format!(
+            "rust_oops_panic::chain::{n}_frame_of_a_call_chain_whose_names_make_long_v0_symbols_for_kallsyms::<u32, rust_oops_panic::die_by_panicking<u32>>"
+        )
+    };
+    let init = "<rust_oops_panic::RustOopsPanic as kernel::Module>::init".to_owned();
+    let wrong = Verdict::WrongFunction;
+    assert_eq!(
+        seen,
+        [
+            (wrong, "core::num::overflow_panic::add".into(), "core::panicking::panic_fmt".into()),
+            (wrong, chain("first"), "rust_oops_panic::die_by_panicking::<u32>".into()),
+            (wrong, chain("second"), chain("third")),
+            (wrong, init.clone(), chain("second")),
+            (wrong, chain("third"), chain("first")),
+        ]
+    );
+    assert!(checks.iter().all(|c| !c.ok()));
+}
+
 /// Console logs are untrusted: no log, however its offsets and sizes overflow, makes the check
 /// panic (the symbols are the fixture's real ones, so that frames reach the table), and none
 /// passes having checked nothing.

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use expect_test::expect_file;
-use kallsyms_check::{NmTable, NothingChecked, SymbolTable, check_log};
+use kallsyms_check::{FrameCheck, KSYM_NAME_LEN, NmTable, NothingChecked, SymbolTable, check_log};
 
 fn corpus() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tools/oops/tests/foreign");
@@ -21,7 +21,8 @@ fn corpus() -> Vec<PathBuf> {
 
 /// One line per log: what was checked, or why nothing was. No symbol table is at hand for
 /// these logs, so every Rust frame is checked as unknown: what counts here is which frames
-/// reach the check, and that their names are the v0 symbols they should be.
+/// reach the check, and that their names are the v0 symbols they should be (but those kallsyms
+/// cut).
 #[test]
 fn every_foreign_log_is_checked_or_refused_with_a_reason() {
     let logs = corpus();
@@ -34,7 +35,13 @@ fn every_foreign_log_is_checked_or_refused_with_a_reason() {
         match result {
             Ok(r) => {
                 assert!(!r.ok(), "{name}: passed with no symbol table");
-                assert!(r.checks.iter().all(|c| c.demangles), "{name}: {:#?}", r.checks);
+                // With no table to complete it from, a name kallsyms cut does not demangle.
+                let whole = |c: &&FrameCheck| c.printed.len() < KSYM_NAME_LEN - 1;
+                assert!(
+                    r.checks.iter().filter(whole).all(|c| c.demangles),
+                    "{name}: {:#?}",
+                    r.checks
+                );
                 out += &format!(
                     "{name}: {} report(s), {} frame(s), {} Rust frame(s) checked, {} line(s) not read\n",
                     r.reports,

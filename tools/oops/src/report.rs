@@ -38,6 +38,17 @@ pub struct Report {
 /// The backtrace formats [`parse_log`] reads, for messages about a log it found none in.
 pub const FORMATS: &str = "x86-64's (`RIP: 0010:`, `Call Trace:`), arm64's (`pc :`, `lr :`, `Call trace:`) and riscv64's (`epc :`, `ra :`, `[<address>] symbol+off/size`), under a title line such as `BUG:`, `Oops:`, `WARNING:`, `kernel BUG at`, `Unable to handle kernel` or `Internal error:`";
 
+impl Report {
+    /// Whether the printed offset of call-trace frame `i` is a return address (the instruction
+    /// after a call): true but for arm64's `(P)` frames and for a first frame that is where it
+    /// happened again (arm64 before 6.14 and riscv start their trace with the pc, unmarked).
+    pub fn is_return_address(&self, i: usize) -> bool {
+        let frame = &self.frames[i];
+        let is_rip = |rip: &Frame| rip.symbol == frame.symbol && rip.offset == frame.offset;
+        frame.is_return_address() && !(i == 0 && self.rip.as_ref().is_some_and(is_rip))
+    }
+}
+
 /// A Rust panic: where it panicked and its message.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct RustPanic {

@@ -22,6 +22,11 @@ pub struct Decoded {
     pub completed: bool,
     /// Where the address is, innermost (inlined) first; empty without debug information.
     pub locations: Vec<Location>,
+    /// For a return address printed at offset 0 of a function (arm64 prints return addresses
+    /// with `%pS`, so a call that was its function's last instruction, as a call that does not
+    /// return is, names the function after it): the function the call is in, demangled, and its
+    /// size, which is the offset `%pB` would have printed; `name` is then that function's.
+    pub past_the_end_of: Option<(String, u64)>,
 }
 
 /// The `.ko` files under `dir` (searched recursively), by module name (`-` as `_`), sorted.
@@ -121,19 +126,29 @@ impl Symbolizer {
         {
             (symbol, start, completed) = (whole.to_owned(), Some(address), true);
         }
-        let name = format!("{:#}", rustc_demangle::demangle(&symbol));
+        let mut name = format!("{:#}", rustc_demangle::demangle(&symbol));
+        let mut past_the_end_of = None;
         let locations = match (image, start) {
             (Some(image), Some(start)) => {
-                let back = u64::from(return_address && frame.offset > 0);
+                let back = u64::from(return_address);
                 // A log can print any offset; one past the end of the address space is nowhere.
-                match start.checked_add(frame.offset - back) {
-                    Some(address) => image.locate(address),
+                match start.checked_add(frame.offset).and_then(|a| a.checked_sub(back)) {
+                    Some(address) => {
+                        if return_address
+                            && frame.offset == 0
+                            && let Some((before, _, size)) = image.function_at(address)
+                        {
+                            name = format!("{:#}", rustc_demangle::demangle(before));
+                            past_the_end_of = Some((before.to_owned(), size));
+                        }
+                        image.locate(address)
+                    }
                     None => Vec::new(),
                 }
             }
             _ => Vec::new(),
         };
-        Some(Decoded { name, completed, locations })
+        Some(Decoded { name, completed, locations, past_the_end_of })
     }
 
     fn file(&self, file: &str) -> String {
@@ -194,14 +209,26 @@ pub fn decode_log(log: &str, symbolizer: &mut Symbolizer) -> String {
         let marker = if frame.reliable || is_register { "" } else { "? " };
         let module = frame.module.as_deref().map(|m| format!(" [{m}]")).unwrap_or_default();
         let source = frame.source.as_deref().map(|s| format!(" ({s})")).unwrap_or_default();
+        let (offset, size) = match &decoded.past_the_end_of {
+            Some((_, size)) => (*size, *size),
+            None => (frame.offset, frame.size),
+        };
         let _ = write!(
             out,
-            "{lead}{}{marker}{}+{:#x}/{:#x}{module}{source}",
-            on_line.label, decoded.name, frame.offset, frame.size
+            "{lead}{}{marker}{}+{offset:#x}/{size:#x}{module}{source}",
+            on_line.label, decoded.name
         );
         // The outermost location is in the function kallsyms named; inner ones were inlined into it.
         if let Some(outer) = decoded.locations.last() {
             let _ = write!(out, " {}", symbolizer.show(outer));
+        }
+        if decoded.past_the_end_of.is_some() {
+            let printed = frame.symbol.as_deref().unwrap_or_default();
+            let _ = write!(
+                out,
+                " (printed as {:#}+0x0: the return address just past its end)",
+                rustc_demangle::demangle(printed)
+            );
         }
         if decoded.completed {
             let _ = write!(

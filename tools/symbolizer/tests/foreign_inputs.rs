@@ -77,3 +77,47 @@ fn a_log_with_no_frame_goes_through_with_a_warning() {
         );
     }
 }
+
+/// arm64 prints call-trace frames with `%pS`, so the return address of a call that was its
+/// function's last instruction (one that does not return) is printed as the next function's
+/// `+0x0`. decode-stacktrace names the function the call is in, at the offset `%pB` would
+/// have printed (its size), and says what was printed. Shown on a C program built so that
+/// `calls_die` ends with its call and `next_one` follows it.
+#[test]
+fn a_return_address_printed_past_the_end_is_decoded_as_its_own_function() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("past-the-end.c");
+    std::fs::write(
+        &source,
+        "__attribute__((noreturn, noinline)) void die(void) { for (;;) __asm__ volatile(\"\"); }\n\
+         __attribute__((noinline)) void calls_die(void) { die(); }\n\
+         __attribute__((noinline)) int next_one(int x) { return x + 1; }\n\
+         int main(void) { return next_one(0); }\n",
+    )
+    .unwrap();
+    let elf = dir.path().join("past-the-end");
+    let cmd = Command::new("cc", dir.path())
+        .args(["-g", "-O1", "-fno-toplevel-reorder", "-falign-functions=1", "-o"])
+        .arg(&elf)
+        .arg(&source)
+        .timeout(Duration::from_secs(120));
+    let out = run(&cmd);
+    assert!(out.success(), "{}", report(&cmd, &out));
+    let image = symbolizer::Image::open(&elf).unwrap();
+    let (calls_die, size) = image.symbol("calls_die").unwrap();
+    let (next_one, next_size) = image.symbol("next_one").unwrap();
+    assert_eq!(calls_die + size, next_one, "the program is not laid out as this test needs");
+
+    let log = dir.path().join("trace.log");
+    std::fs::write(&log, format!("Call trace:\n next_one+0x0/{next_size:#x}\n")).unwrap();
+    let (cmd, out) = decode(dir.path(), &elf, &log);
+    assert!(out.status.success(), "{}", report(&cmd, &out));
+    let line = out.stdout.lines().nth(1).unwrap();
+    let expected = format!(" calls_die+{size:#x}/{size:#x} ");
+    assert!(line.starts_with(&expected), "{}", report(&cmd, &out));
+    assert!(line.contains("past-the-end.c:2"), "{}", report(&cmd, &out));
+    assert!(
+        line.ends_with("(printed as next_one+0x0: the return address just past its end)"),
+        "{line}"
+    );
+}
