@@ -3,21 +3,8 @@
 //! each either has its Rust frames checked or fails saying why, never passes having checked
 //! nothing. Update with `UPDATE_EXPECT=1 cargo test -p kallsyms-check --test foreign`.
 
-use std::path::{Path, PathBuf};
-
 use expect_test::expect_file;
 use kallsyms_check::{FrameCheck, KSYM_NAME_LEN, NmTable, NothingChecked, SymbolTable, check_log};
-
-fn corpus() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tools/oops/tests/foreign");
-    let mut logs: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|entry| entry.expect("a directory entry").path())
-        .filter(|path| path.extension().is_some_and(|e| e == "log"))
-        .collect();
-    logs.sort();
-    logs
-}
 
 /// One line per log: what was checked, or why nothing was. No symbol table is at hand for
 /// these logs, so every Rust frame is checked as unknown: what counts here is which frames
@@ -25,7 +12,7 @@ fn corpus() -> Vec<PathBuf> {
 /// cut).
 #[test]
 fn every_foreign_log_is_checked_or_refused_with_a_reason() {
-    let logs = corpus();
+    let logs = oops::testing::foreign_logs();
     assert!(logs.len() >= 10, "the corpus lost logs: {logs:?}");
     let mut out = String::new();
     for log in &logs {
@@ -60,7 +47,7 @@ fn every_foreign_log_is_checked_or_refused_with_a_reason() {
 /// no Rust frame, is refused whatever the table holds.
 #[test]
 fn a_check_of_nothing_is_refused_even_with_every_symbol_at_hand() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tools/oops/tests/foreign");
+    let dir = oops::testing::foreign_dir();
     let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
     // The arm64 log's own frames, as the module's symbol table would list them.
     let log = read("arm64-6.12-null-write.log");

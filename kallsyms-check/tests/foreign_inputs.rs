@@ -9,7 +9,7 @@ use subprocess::Command;
 use subprocess::testing::{report, run, user_space_elf};
 
 fn foreign(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tools/oops/tests/foreign").join(name)
+    oops::testing::foreign_dir().join(name)
 }
 
 fn kallsyms_check(dir: &Path) -> Command {

@@ -9,6 +9,7 @@
 
 mod frame;
 mod report;
+pub mod testing;
 
 pub use frame::{Frame, FrameLine, frame_on_line, parse_frame, strip_prefixes};
 pub use report::{FORMATS, Report, RustPanic, parse_log};

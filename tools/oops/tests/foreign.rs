@@ -4,27 +4,13 @@
 //! is parsed against a golden summary beside it (`NAME.summary`); `foreign/README.md` says how
 //! the logs were made. Update with `UPDATE_EXPECT=1 cargo test -p oops --test foreign`.
 
-use std::path::{Path, PathBuf};
-
 use common::summary;
 
 mod common;
 
-/// The corpus, sorted: every `.log` of `tests/foreign/`.
-fn corpus() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/foreign");
-    let mut logs: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|entry| entry.expect("a directory entry").path())
-        .filter(|path| path.extension().is_some_and(|e| e == "log"))
-        .collect();
-    logs.sort();
-    logs
-}
-
 #[test]
 fn every_foreign_log_against_its_golden_summary() {
-    let logs = corpus();
+    let logs = oops::testing::foreign_logs();
     assert!(logs.len() >= 10, "the corpus lost logs: {logs:?}");
     let update = std::env::var_os("UPDATE_EXPECT").is_some();
     let mut differ = Vec::new();
@@ -56,7 +42,7 @@ fn other_architectures_frames_are_all_read() {
     for (name, frames) in
         [("arm64-6.12-null-write", 17), ("arm64-7.3-rust-panic", 18), ("riscv64-null-write", 10)]
     {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/foreign/{name}.log"));
+        let path = oops::testing::foreign_dir().join(format!("{name}.log"));
         let reports = oops::parse_log(&std::fs::read_to_string(path).unwrap());
         assert_eq!(reports.len(), 1, "{name}");
         let r = &reports[0];
@@ -70,7 +56,7 @@ fn other_architectures_frames_are_all_read() {
 /// [`oops::parse_log`] reads (where it happened, the link register, the call trace) is on one.
 #[test]
 fn every_frame_read_is_on_a_line_the_decoder_reads() {
-    for log in corpus() {
+    for log in oops::testing::foreign_logs() {
         let text = std::fs::read_to_string(&log).unwrap();
         let on_lines: Vec<oops::Frame> = text
             .lines()
