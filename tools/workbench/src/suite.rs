@@ -187,6 +187,15 @@ impl Suite {
             .unwrap_or_default()
             .to_owned();
         let ra = sysroot.join("bin/rust-analyzer");
+        // Which rust-analyzer checked the file: the summary says so.
+        let version = match Command::new(&ra, &self.work_dir)
+            .arg("--version")
+            .timeout(Duration::from_secs(60))
+            .run_checked()
+        {
+            Ok(out) => out.stdout.trim().to_owned(),
+            Err(e) => return failed("rust-project-gen", &e.to_string(), start),
+        };
         // By the file's content: rust-project-gen rewrites it each time.
         let content = std::fs::read(&json).unwrap_or_default();
         let key = format!(
@@ -224,7 +233,7 @@ impl Suite {
         ToolResult {
             tool: "rust-project-gen",
             ok: checked.starts_with("0 errors"),
-            summary: format!("{generated}; rust-analyzer: {checked}"),
+            summary: format!("{generated}; {version}: {checked}"),
             outputs: vec![json],
             took: start.elapsed(),
             reused,
