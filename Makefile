@@ -152,29 +152,31 @@ sum_tests = awk '/^test result:/ { passed += $$4; failed += $$6 } \
 	END { printf "$(1): %d passed, %d failed\n", passed, failed }' $(2)
 TEST_KERNELS := $(if $(or $(filter command line,$(origin KERNEL)),$(filter command line environment,$(origin KERNEL_SRC))),$(KERNEL),$(DEMO_KERNELS))
 test: check ## Every test, against each demo kernel: unit, integration and QEMU boots
-	@rm -f $(CACHE)/logs/cargo-test-*.log; status=0; \
+	@rm -f $(CACHE)/logs/cargo-test-*.log $(CACHE)/logs/boots-*.log; status=0; \
 	for k in $(TEST_KERNELS); do \
 		$(MAKE) --no-print-directory test-kernel KERNEL=$$k || status=$$?; \
 	done; \
 	$(if $(filter-out $(TEST_KERNELS),$(DEMO_KERNELS)),,$(MAKE) --no-print-directory test-versions || status=$$?;) \
 	$(call sum_tests,tests,$(CACHE)/logs/cargo-test-*.log); \
+	awk -f tools/count_tests.awk $(CACHE)/logs/cargo-test-*.log $$(ls $(CACHE)/logs/boots-*.log 2>/dev/null); \
 	exit $$status
 
 # The tests across demo kernels (docs-site's combined site of them all: its `[[test]]` is not
 # run by `cargo test --workspace`), once, after every demo kernel is prepared.
 test-versions: tools ## The tests that need every demo kernel at once (docs-site versions)
-	@mkdir -p $(CACHE)/logs; log=$(CACHE)/logs/cargo-test-versions.log; \
+	@mkdir -p $(CACHE)/logs; log=$(CACHE)/logs/cargo-test-versions.log; boots=$(CACHE)/logs/boots-versions.log; : > $$boots; \
 	for k in $(DEMO_KERNELS); do $(MAKE) --no-print-directory kernel KERNEL=$$k || exit $$?; done; \
 	echo "==> tests across the demo kernels ($(DEMO_KERNELS)): cargo test -p docs-site --test versions" >&2; \
-	$(TREE_ENV) $(CARGO) test --locked -p docs-site --test versions 2>&1 | tee $$log
+	$(TREE_ENV) RUST_KERNEL_TOOLS_BOOTS=$$boots $(CARGO) test --locked -p docs-site --test versions 2>&1 | tee $$log
 
 # KERNEL_TESTS may hold several cargo selections, separated by `|`.
 test-kernel: kernel older-rust-analyzers ## The tests against one demo kernel (KERNEL=, default 6.12)
 	@mkdir -p $(CACHE)/logs; status=0; log=$(CACHE)/logs/cargo-test-$(KERNEL).log; : > $$log; \
+	boots=$(CACHE)/logs/boots-$(KERNEL).log; : > $$boots; \
 	IFS='|' read -ra selections <<< '$(KERNEL_TESTS)'; \
 	for selection in "$${selections[@]}"; do \
 		echo "==> tests against Linux $(KERNEL) ($(KERNEL_OBJ)): cargo test$$selection" >&2; \
-		$(TREE_ENV) $(CARGO) test --locked --no-fail-fast $$selection 2>&1 | tee -a $$log || status=$$?; \
+		$(TREE_ENV) RUST_KERNEL_TOOLS_BOOTS=$$boots $(CARGO) test --locked --no-fail-fast $$selection 2>&1 | tee -a $$log || status=$$?; \
 	done; \
 	$(call sum_tests,tests against Linux $(KERNEL),$$log) >&2; \
 	exit $$status

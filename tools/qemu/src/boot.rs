@@ -240,6 +240,19 @@ pub fn boot_guest(
 /// first line within a second).
 const KVM_PROBE: Duration = Duration::from_secs(20);
 
+/// Under `make test` (`subprocess::BOOTS_VAR` names a file), adds a line naming the test this
+/// boot is for, so that `make test` counts the tests that boot a kernel. A line is one short
+/// append, whole even when tests boot at once; a file that cannot be written loses the count,
+/// not the boot.
+fn record_boot() {
+    let Some(path) = std::env::var_os(subprocess::BOOTS_VAR) else { return };
+    let line = format!("{}\n", subprocess::test_identity());
+    let file = std::fs::OpenOptions::new().create(true).append(true).open(&path);
+    if let Err(e) = file.and_then(|mut f| f.write_all(line.as_bytes())) {
+        eprintln!("qemu: cannot record the boot in {}: {e}", Path::new(&path).display());
+    }
+}
+
 /// Boots, calling `on_line` with each console line as it arrives, and waits for QEMU to end.
 ///
 /// With [`Accel::Auto`], KVM is used when `/dev/kvm` opens and KVM has not failed
@@ -358,6 +371,7 @@ fn run_qemu(
         cmd = cmd.first_output_timeout(t);
     }
 
+    record_boot();
     let mut console = String::new();
     let mut tail = VecDeque::new();
     let mut write_error = None;

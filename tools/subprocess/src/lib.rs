@@ -24,6 +24,26 @@ use nix::unistd::Pid;
 /// How many lines of combined output an error shows.
 pub const TAIL_LINES: usize = 25;
 
+/// Under `make test`, the file to which every QEMU boot (`qemu::boot`) adds a line naming the
+/// test it was for ([`test_identity`]), so that `make test` can count the tests that boot a
+/// kernel.
+pub const BOOTS_VAR: &str = "RUST_KERNEL_TOOLS_BOOTS";
+
+/// The test a process works for, which [`Command`] gives its children under `make test`.
+pub const TEST_VAR: &str = "RUST_KERNEL_TOOLS_TEST";
+
+/// The test this process works for: [`TEST_VAR`] as it was given, else this executable's file
+/// name and this thread's name, `EXE::TEST` in a test binary (libtest names each test's thread
+/// after the test), as cargo's `Running` and `test` lines name them.
+pub fn test_identity() -> String {
+    std::env::var(TEST_VAR).unwrap_or_else(|_| {
+        let exe = std::env::current_exe().ok();
+        let exe = exe.as_deref().and_then(Path::file_name).map(|n| n.to_string_lossy());
+        let thread = std::thread::current();
+        format!("{}::{}", exe.unwrap_or_default(), thread.name().unwrap_or("main"))
+    })
+}
+
 /// How long a process group gets between `SIGTERM` and `SIGKILL`.
 const KILL_GRACE: Duration = Duration::from_secs(3);
 
@@ -133,6 +153,10 @@ impl Command {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0);
+        // Under `make test`, a child (a tool that boots QEMU) works for the test that runs it.
+        if std::env::var_os(BOOTS_VAR).is_some() {
+            std_cmd.env(TEST_VAR, test_identity());
+        }
         for (key, value) in &self.env {
             match value {
                 Some(value) => std_cmd.env(key, value),

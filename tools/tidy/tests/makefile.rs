@@ -54,3 +54,45 @@ fn make_demo_builds_only_what_the_demo_uses() {
         assert!(stdout.contains(builds_them), "{target}: {stdout}");
     }
 }
+
+/// `make test`'s count of distinct tests (`tools/count_tests.awk`) on two kernels' logs as
+/// cargo writes them and the boots the QEMU runner recorded: a test is its binary and its name,
+/// whatever the other binaries call theirs; one in both logs ran against each kernel.
+#[test]
+fn distinct_tests_per_kernel_and_booting() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = "     Running unittests src/lib.rs (target/debug/deps/oops-0123)\n\
+             test frame::tests::not_frames ... ok\n\
+             test report::tests::x ... ok\n\
+             \x20    Running tests/demo_kernel.rs (target/debug/deps/demo_kernel-aaaa)\n\
+             test boots ... ok\n\
+             test not_frames ... ok\n\
+             \x20  Doc-tests oops\n\
+             test tools/oops/src/lib.rs - parse (line 3) ... ok\n\
+             test result: ok. 5 passed; 0 failed\n";
+    let b = "     Running unittests src/lib.rs (target/debug/deps/oops-0123)\n\
+             test frame::tests::not_frames ... ok\n\
+             test frame::tests::not_frames ... ok\n\
+             \x20    Running tests/demo_kernel.rs (target/debug/deps/demo_kernel-bbbb)\n\
+             test boots ... FAILED\n";
+    std::fs::write(dir.path().join("cargo-test-6.12.log"), a).unwrap();
+    std::fs::write(dir.path().join("cargo-test-7.3.log"), b).unwrap();
+    std::fs::write(
+        dir.path().join("boots-6.12.log"),
+        "demo_kernel-aaaa::boots\ndemo_kernel-aaaa::boots\nkallsyms-check::main\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("boots-7.3.log"), "demo_kernel-bbbb::boots\n").unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../count_tests.awk");
+    let cmd = Command::new("awk", dir.path())
+        .arg("-f")
+        .arg(&script)
+        .args(["cargo-test-6.12.log", "cargo-test-7.3.log", "boots-6.12.log", "boots-7.3.log"])
+        .timeout(Duration::from_secs(60));
+    let out = run(&cmd);
+    assert!(out.success(), "{}", report(&cmd, &out));
+    assert_eq!(
+        out.stdout,
+        "distinct tests: 6, of which 1 run against each demo kernel and 2 boot a kernel in QEMU\n"
+    );
+}
