@@ -371,7 +371,6 @@ fn run_qemu(
         cmd = cmd.first_output_timeout(t);
     }
 
-    record_boot();
     let mut console = String::new();
     let mut tail = VecDeque::new();
     let mut write_error = None;
@@ -389,6 +388,8 @@ fn run_qemu(
         }
         tail.push_back(line.to_owned());
     })?;
+    // QEMU ran (it did not fail to start).
+    record_boot();
     if let Some(e) = write_error {
         return Err(log_error(e));
     }
