@@ -18,9 +18,9 @@ pub struct Report {
     pub rust_panic: Option<RustPanic>,
     /// The `CPU: ... Comm: ...` line.
     pub task: Option<String>,
-    /// Where it happened: x86-64's kernel-mode `RIP: 0010:`, arm64's `pc :`.
+    /// Where it happened: x86-64's kernel-mode `RIP: 0010:`, arm64's `pc :`, riscv64's `epc :`.
     pub rip: Option<Frame>,
-    /// arm64's `lr :`, the link register (a return address).
+    /// The link register, a return address: arm64's `lr :`, riscv64's `ra :`.
     pub lr: Option<Frame>,
     /// The frames of the kernel part of `Call Trace:`, in order.
     pub frames: Vec<Frame>,
@@ -42,6 +42,10 @@ impl Report {
     /// Whether the printed offset of call-trace frame `i` is a return address (the instruction
     /// after a call): true but for arm64's `(P)` frames and for a first frame that is where it
     /// happened again (arm64 before 6.14 and riscv start their trace with the pc, unmarked).
+    ///
+    /// # Panics
+    ///
+    /// When the report has no frame `i`.
     pub fn is_return_address(&self, i: usize) -> bool {
         let frame = &self.frames[i];
         let is_rip = |rip: &Frame| rip.symbol == frame.symbol && rip.offset == frame.offset;
