@@ -24,8 +24,8 @@ pub struct Decoded {
     pub locations: Vec<Location>,
     /// For a return address printed at offset 0 of a function (arm64 prints return addresses
     /// with `%pS`, so a call that was its function's last instruction, as a call that does not
-    /// return is, names the function after it): the function the call is in, demangled, and its
-    /// size, which is the offset `%pB` would have printed; `name` is then that function's.
+    /// return is, names the function after it): the symbol of the function the call is in, and
+    /// its size, which is the offset `%pB` would have printed; `name` is then that function's.
     pub past_the_end_of: Option<(String, u64)>,
 }
 
