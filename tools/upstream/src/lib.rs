@@ -166,6 +166,40 @@ fn load_topic(dir: &Path, name: &str) -> Result<Topic, SeriesError> {
     Ok(Topic { name: name.to_owned(), cover_letter, patches, reproducers })
 }
 
+/// A patch or cover letter as the repository keeps it has no sender: no `From:` and no
+/// `Signed-off-by:`, for no invented person may author or sign a mail; the sender's identity
+/// goes in when the series is written out. Returns `mail` written out by `sender` (`Name
+/// <email>`): a `From:` header before `Date:` (else before `Subject:`), and for a patch (a mail
+/// with a `---` line after its message; a cover letter has none) a `Signed-off-by:` as its last
+/// trailer.
+pub fn write_out(mail: &str, sender: &str) -> String {
+    let mut lines: Vec<String> = mail.lines().map(str::to_owned).collect();
+    let header_end = lines.iter().position(String::is_empty).unwrap_or(lines.len());
+    let from_at = (lines[..header_end].iter().position(|l| l.starts_with("Date: ")))
+        .or_else(|| lines[..header_end].iter().position(|l| l.starts_with("Subject: ")))
+        .unwrap_or(0);
+    if let Some(separator) = lines.iter().skip(header_end).position(|l| l == "---") {
+        let at = header_end + separator;
+        let trailer = |l: &str| {
+            l.split_once(": ").is_some_and(|(key, _)| {
+                !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            })
+        };
+        let before = lines[..at].last().map(String::as_str).unwrap_or_default();
+        let mut sign = vec![format!("Signed-off-by: {sender}")];
+        if !before.is_empty() && !trailer(before) {
+            sign.insert(0, String::new());
+        }
+        lines.splice(at..at, sign);
+    }
+    lines.insert(from_at, format!("From: {sender}"));
+    let mut out = lines.join("\n");
+    if mail.ends_with('\n') {
+        out.push('\n');
+    }
+    out
+}
+
 /// The addresses in a mail's `To:` and `Cc:` headers (folded lines included), as written
 /// (`Name <addr>` or `list@host`).
 pub fn recipients(mail: &str) -> BTreeSet<String> {

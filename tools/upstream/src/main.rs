@@ -80,6 +80,15 @@ struct Check {
 fn run(args: &Args) -> Result<usize> {
     let started = Instant::now();
     let topics = upstream::load(&args.upstream_dir)?;
+    // The series as it would be mailed: written out by this machine's git identity, the
+    // sender's, into the work folder; those files are the ones applied and checked.
+    let sender = git_identity()?;
+    let outgoing = args.work_dir.join("outgoing");
+    let topics = topics
+        .into_iter()
+        .map(|topic| written_out(topic, &outgoing, &sender))
+        .collect::<Result<Vec<Topic>>>()?;
+    println!("series written out by {sender} in {}", outgoing.display());
     let source = match (&args.suite, &args.packages_dir) {
         (Some(suite), Some(dir)) => {
             Source::Apt { package: args.package.clone(), suite: suite.clone(), dir: dir.clone() }
@@ -115,6 +124,31 @@ fn run(args: &Args) -> Result<usize> {
         println!("FAILED: {f}");
     }
     Ok(check.failures.len())
+}
+
+/// `Name <email>` of this machine's git identity (`git var GIT_AUTHOR_IDENT`), the sender's.
+fn git_identity() -> Result<String> {
+    let ident = git(Path::new("."), &["var", "GIT_AUTHOR_IDENT"]).context(
+        "the series is written out by its sender: set git's user.name and user.email to yours",
+    )?;
+    // `Name <email> 1796320532 +0000`.
+    let end = ident.rfind('>').context("git var GIT_AUTHOR_IDENT printed no <email>")?;
+    Ok(ident[..=end].to_owned())
+}
+
+/// `topic` with its cover letter and patches written out by `sender` into `outgoing/NAME/`.
+fn written_out(mut topic: Topic, outgoing: &Path, sender: &str) -> Result<Topic> {
+    let dir = outgoing.join(&topic.name);
+    std::fs::create_dir_all(&dir).with_context(|| dir.display().to_string())?;
+    let write = |kept: &Path| -> Result<PathBuf> {
+        let text = std::fs::read_to_string(kept).with_context(|| kept.display().to_string())?;
+        let path = dir.join(kept.file_name().context("a patch file")?);
+        report::write_atomically(&path, upstream::write_out(&text, sender).as_bytes())?;
+        Ok(path)
+    };
+    topic.cover_letter = write(&topic.cover_letter)?;
+    topic.patches = topic.patches.iter().map(|p| write(p)).collect::<Result<_>>()?;
+    Ok(topic)
 }
 
 /// Makes `linux` a git repository of the pristine tarball (one commit), unless it is one of

@@ -144,3 +144,28 @@ fn judging_a_whole_suite_and_the_console() {
     "##]]
     .assert_eq(&text);
 }
+
+/// A patch written out gets its sender as `From:` and as its last trailer, a cover letter only
+/// as `From:`; a message with no trailer gets a blank line before its sign-off.
+#[test]
+fn a_mail_written_out_by_its_sender() {
+    let sender = "Ada Sender <ada@example.org>";
+    let patch = "From 0123 Mon Sep 17 00:00:00 2001\nDate: Thu, 3 Dec 2026 17:55:20 +0000\n\
+                 Subject: [PATCH 1/1] x: y\n\nWhy.\n\nFixes: 0123456789ab (\"x\")\nCc: a@b.c\n---\n \
+                 f | 1 +\n";
+    assert_eq!(
+        write_out(patch, sender),
+        "From 0123 Mon Sep 17 00:00:00 2001\nFrom: Ada Sender <ada@example.org>\n\
+         Date: Thu, 3 Dec 2026 17:55:20 +0000\nSubject: [PATCH 1/1] x: y\n\nWhy.\n\n\
+         Fixes: 0123456789ab (\"x\")\nCc: a@b.c\nSigned-off-by: Ada Sender <ada@example.org>\n\
+         ---\n f | 1 +\n"
+    );
+    let bare = "Subject: [PATCH] x\n\nWhy, with no trailer.\n---\n f | 1 +\n";
+    assert_eq!(
+        write_out(bare, sender),
+        "From: Ada Sender <ada@example.org>\nSubject: [PATCH] x\n\nWhy, with no trailer.\n\n\
+         Signed-off-by: Ada Sender <ada@example.org>\n---\n f | 1 +\n"
+    );
+    let cover = "Date: x\nSubject: [PATCH 0/2] x\n\nThe series.\n\n  a: b\n\n f | 2 +-\n";
+    assert_eq!(write_out(cover, sender), format!("From: {sender}\n{cover}"));
+}
