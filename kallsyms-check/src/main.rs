@@ -191,7 +191,12 @@ struct Images {
 
 impl Images {
     fn open(vmlinux: &Path, modules_dir: &Path) -> anyhow::Result<Images> {
-        let mut all = vec![(vmlinux.display().to_string(), Image::open(vmlinux)?)];
+        Images::with_vmlinux(vmlinux, Image::open(vmlinux)?, modules_dir)
+    }
+
+    /// `vmlinux` already read, and the modules of `modules_dir`.
+    fn with_vmlinux(path: &Path, vmlinux: Image, modules_dir: &Path) -> anyhow::Result<Images> {
+        let mut all = vec![(path.display().to_string(), vmlinux)];
         for (name, path) in symbolizer::find_modules(modules_dir) {
             all.push((name, Image::open(&path)?));
         }
@@ -281,7 +286,11 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
             check_captured_log(vmlinux, modules_dir, log, *json)
         }
         Cmd::Scan { vmlinux, modules_dir } => {
-            let images = Images::open(vmlinux, modules_dir)?;
+            // Read once: the symbol table and the kallsyms table both come from these bytes.
+            let bytes = std::fs::read(vmlinux)
+                .with_context(|| format!("cannot read {}", vmlinux.display()))?;
+            let images =
+                Images::with_vmlinux(vmlinux, Image::parse(vmlinux, &bytes)?, modules_dir)?;
             let rust: usize = images.all.iter().map(|(_, image)| rust_lengths(image).len()).sum();
             if rust == 0 {
                 anyhow::bail!(
@@ -291,10 +300,7 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
                     modules_dir.display()
                 );
             }
-            let table = std::fs::read(vmlinux)
-                .with_context(|| format!("cannot read {}", vmlinux.display()))
-                .map(|bytes| kallsyms_check::table::read_names(&bytes))?;
-            print_symbol_lengths(&images, &table);
+            print_symbol_lengths(&images, &kallsyms_check::table::read_names(&bytes));
             Ok(true)
         }
         Cmd::Run { objtree, extmod_dir, json, html, logs } => {
