@@ -26,6 +26,12 @@ pub struct Page {
 
 impl Page {
     pub fn call(&mut self, method: &str, params: Value) -> Value {
+        let value = self.try_call(method, params);
+        value.unwrap_or_else(|error| panic!("{method} failed: {error}"))
+    }
+
+    /// [`Page::call`], with the browser's error for the test to judge.
+    fn try_call(&mut self, method: &str, params: Value) -> Result<Value, Value> {
         self.next_id += 1;
         let id = self.next_id;
         let message = json!({"id": id, "method": method, "params": params}).to_string();
@@ -35,8 +41,10 @@ impl Page {
             let tungstenite::Message::Text(text) = message else { continue };
             let value: Value = serde_json::from_str(&text).unwrap();
             if value["id"].as_u64() == Some(id) {
-                assert!(value.get("error").is_none(), "{method} failed: {value}");
-                return value["result"].clone();
+                return match value.get("error") {
+                    Some(_) => Err(value),
+                    None => Ok(value["result"].clone()),
+                };
             }
             self.note_event(&value);
         }
@@ -71,7 +79,22 @@ impl Page {
     pub fn wait_for(&mut self, expression: &str, what: &str) -> Value {
         let deadline = Instant::now() + Duration::from_secs(90);
         loop {
-            let value = self.eval(expression);
+            let params =
+                json!({"expression": expression, "returnByValue": true, "awaitPromise": true});
+            let value = match self.try_call("Runtime.evaluate", params) {
+                // A navigation (a click on a link) ended the page the expression ran in: the
+                // next page is not there yet.
+                Err(error)
+                    if error.to_string().contains("Inspected target navigated or closed") =>
+                {
+                    Value::Null
+                }
+                Err(error) => panic!("Runtime.evaluate failed: {error}"),
+                Ok(result) => {
+                    assert!(result.get("exceptionDetails").is_none(), "{expression}: {result}");
+                    result["result"]["value"].clone()
+                }
+            };
             if !(value.is_null() || value == json!(false) || value == json!("")) {
                 return value;
             }
