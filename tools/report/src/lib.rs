@@ -1,6 +1,8 @@
 //! The suite's output: HTML escaping, the page style the tools' reports share (kallsyms-check's
 //! and layout-check's), so that they look alike and are written once, and writing an output
-//! file atomically.
+//! file atomically. [`results`]: every tool's result as data.
+
+pub mod results;
 
 /// Escapes text for HTML, in element content and in quoted attributes.
 pub fn escape(s: &str) -> String {
