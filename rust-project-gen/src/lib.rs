@@ -8,7 +8,6 @@
 //! - [`guess`] stands in for the `.cmd` files of a tree that is configured but not built;
 //! - [`upstream`] runs the tree's own `scripts/generate_rust_analyzer.py`, for comparisons.
 
-pub mod flycheck;
 pub mod generate;
 pub mod graph;
 pub mod guess;

@@ -15,7 +15,7 @@ use anyhow::{Context, bail};
 use clap::{Parser, Subcommand, ValueEnum};
 use lint_rules::files::{self, Source};
 use lint_rules::{Config, FileContext, Finding, Level, catalogue, clippy, diag};
-use rust_project_gen::flycheck::FlycheckArgs;
+use kbuild::flycheck::FlycheckArgs;
 
 /// The kernel's Rust coding rules, checked like a compiler would.
 #[derive(Parser, Debug)]
@@ -455,14 +455,14 @@ fn run_clippy(srctree: &Path, objtree: &Path, log: Option<&Path>) -> anyhow::Res
 /// rustc's and clippy's findings that repeat ours are dropped. Exit 0 when both ran (findings
 /// are the normal case), 2 when they could not.
 fn flycheck(args: &FlycheckArgs) -> anyhow::Result<ExitCode> {
-    let check = rust_project_gen::flycheck::check_command(&args.objtree, &args.label, args.clippy)?;
+    let check = kbuild::flycheck::check_command(&args.objtree, &args.label, args.clippy)?;
     let cmd = kbuild::make::kernel_make(&args.srctree, &args.objtree)
         .args(&check.make_args)
         .timeout(std::time::Duration::from_secs(600));
     let mut kbuild_lines = Vec::new();
     let build_dir = lint_rules::flycheck::build_dir(&args.objtree, &args.label);
     let out = cmd.run_with(&mut |stream, line| {
-        if stream == subprocess::Stream::Stderr && rust_project_gen::flycheck::is_diagnostic(line) {
+        if stream == subprocess::Stream::Stderr && kbuild::flycheck::is_diagnostic(line) {
             kbuild_lines.push(lint_rules::flycheck::absolute_file_names(line, &build_dir));
         } else {
             eprintln!("{line}");

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use rust_project_gen::flycheck::{FlycheckArgs, check_command, is_diagnostic};
+use kbuild::flycheck::{FlycheckArgs, check_command, is_diagnostic};
 use subprocess::Stream;
 
 /// Rebuild one kernel crate with JSON diagnostics (rust-project.json's flycheck runnable).

@@ -6,6 +6,7 @@
 
 pub mod bindgen;
 pub mod config;
+pub mod flycheck;
 pub mod make;
 pub mod rustc;
 pub mod scan;
