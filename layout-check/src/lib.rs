@@ -5,13 +5,14 @@
 //! and what rustc laid out, each as a [`model::Type`]. [`compare`] (pure) compares size,
 //! alignment, and every member's offset and size, and says for each type that differs where it
 //! starts and why. [`bindgen`] is the second, independent check: the kernel's own bindgen
-//! command rerun with its layout tests, compiled.
+//! command rerun with its layout tests, compiled. [`result`]: the suite's typed result of both.
 
 pub mod bindgen;
 pub mod compare;
 pub mod dwarf;
 pub mod html;
 pub mod model;
+pub mod result;
 pub mod text;
 
 pub use compare::{Definitions, Report, compare};

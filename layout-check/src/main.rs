@@ -14,6 +14,7 @@ use clap::{Parser, Subcommand};
 use layout_check::dwarf::{Collector, Sections};
 use layout_check::html::render_html;
 use layout_check::{Definitions, bindgen, compare, model, text};
+use report::results;
 
 /// Check that Rust's bindgen types have C's layout.
 #[derive(Parser, Debug)]
@@ -189,11 +190,8 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
             let failed_tests: Vec<bindgen::LayoutTest> =
                 layout_tests.iter().flatten().flat_map(|o| o.failed.clone()).collect();
             if *json {
-                let value = serde_json::json!({
-                    "report": report,
-                    "bindgen_layout_tests": layout_tests,
-                });
-                println!("{}", serde_json::to_string_pretty(&value)?);
+                let result = layout_check::result::to_result(&report, layout_tests.as_deref());
+                print!("{}", results::to_json(results::ToolResult::LayoutCheck(result)));
             } else {
                 print!("{}", text::render(&report));
                 if let Some(outcomes) = &layout_tests {

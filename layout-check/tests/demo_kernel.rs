@@ -51,17 +51,17 @@ fn every_layout_matches_with_the_series_fix() {
             .timeout(Duration::from_secs(300));
     let out = run(&cmd);
     assert!(out.status.success(), "{}", report(&cmd, &out));
-    let json: serde_json::Value =
-        serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}\n{}", report(&cmd, &out)));
-    let report_json = &json["report"];
-    assert_eq!(report_json["mismatches"].as_array().map(Vec::len), Some(0), "{}", out.stdout);
-    let compared = report_json["summary"]["compared"].as_u64().unwrap();
-    assert!(compared > 100, "{}", out.stdout);
-    tidy::readme::check_stated("layout-check", "0 mismatches of {} types", compared);
+    let result = report::results::from_json(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}\n{}", report(&cmd, &out)));
+    let report::results::ToolResult::LayoutCheck(layout) = result else {
+        panic!("not layout-check's result: {}", out.stdout)
+    };
+    assert_eq!(layout.mismatches, [], "{}", out.stdout);
+    assert!(layout.compared > 100 && layout.ok(), "{}", out.stdout);
+    tidy::readme::check_stated("layout-check", "0 mismatches of {} types", layout.compared as u64);
     // task_struct and sched_statistics are among the types compared.
-    let not_compared = report_json["without_c_definition"].as_array().unwrap();
     for name in ["bindings::task_struct", "bindings::sched_statistics"] {
-        assert!(!not_compared.iter().any(|n| n == name), "{name} not compared: {}", out.stdout);
+        assert!(!layout.without_c_definition.iter().any(|n| n == name), "{name} not compared");
     }
     let text = std::fs::read_to_string(&html).unwrap();
     assert!(text.starts_with("<!DOCTYPE html>") && text.ends_with("</body></html>\n"));

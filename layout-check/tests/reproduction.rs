@@ -118,13 +118,12 @@ fn the_empty_aligned_struct_is_found_and_named_as_the_cause() {
 
     let cmd = layout_check(dir.path()).args(["check", "--json"]).args(&objects);
     let out = run(&cmd);
-    let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
-    let task = &json["report"]["mismatches"][1];
-    assert_eq!(task["name"], "task_struct");
-    assert_eq!(task["first_moved"]["member"], "stats");
-    assert_eq!(task["caused_by"], "sched_statistics");
-    assert_eq!(task["c"]["size"], 128);
-    assert_eq!(task["rust"]["size"], 64);
+    let layout = layout_result(&out.stdout);
+    let task = &layout.mismatches[1];
+    assert_eq!(task.name, "task_struct");
+    assert_eq!(task.first_moved.as_deref(), Some("stats"));
+    assert_eq!(task.caused_by.as_deref(), Some("sched_statistics"));
+    assert_eq!((task.c.0, task.rust.0), (128, 64));
 
     // Both sides as read from DWARF: the bitfields, the anonymous union, the flexible array.
     let cmd = layout_check(dir.path()).args(["show", "task_struct"]).args(&objects);
@@ -219,17 +218,11 @@ fn bindgen_layout_tests_catch_it_too() {
         .args(&objects);
     let out = run(&cmd);
     assert_eq!(out.status.code(), Some(1), "{}", report(&cmd, &out));
-    let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
-    let tests = json["bindgen_layout_tests"].as_array().unwrap();
+    let layout = layout_result(&out.stdout);
+    let tests = layout.bindgen_layout_tests.expect("--bindgen reruns bindgen's layout tests");
     for crate_tests in tests {
-        let failed: Vec<&str> = crate_tests["failed"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t["assertion"].as_str().unwrap())
-            .collect();
         assert_eq!(
-            failed,
+            crate_tests.failed,
             ["Alignment of sched_statistics", "Size of task_struct"],
             "{}",
             out.stdout
@@ -238,4 +231,12 @@ fn bindgen_layout_tests_catch_it_too() {
     // Nothing was written beside the saved commands: no dependency file, no output.
     let written: Vec<_> = std::fs::read_dir(objtree.join("rust/bindings")).unwrap().collect();
     assert_eq!(written.len(), 1, "{written:?}");
+}
+
+/// layout-check's result in `--json` output.
+fn layout_result(stdout: &str) -> report::results::Layout {
+    match report::results::from_json(stdout) {
+        Ok(report::results::ToolResult::LayoutCheck(layout)) => layout,
+        other => panic!("not layout-check's result ({other:?}): {stdout}"),
+    }
 }

@@ -1,4 +1,9 @@
-//! What the installed rust-analyzer understands of `rust-project.json`, from its version.
+//! What the installed rust-analyzer understands of `rust-project.json`, from its version, and
+//! what its check of a file found.
+
+use std::path::Path;
+
+use report::results;
 
 /// Optional `rust-project.json` fields.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -232,6 +237,27 @@ pub const KNOWN_BUGS: &[KnownBug] = &[KnownBug {
 /// The known rust-analyzer bug an error line in the kernel's code is, if any.
 pub fn known_bug(error_line: &str) -> Option<&'static KnownBug> {
     KNOWN_BUGS.iter().find(|bug| bug.in_kernel.iter().any(|e| e.matches(error_line)))
+}
+
+/// rust-analyzer's check of `folder` (`rust-analyzer diagnostics`, whose output is
+/// `diagnostics_stdout`) by the rust-analyzer that says `version`: its errors, those that are
+/// its own known bugs apart.
+pub fn analysis(folder: &Path, version: &str, diagnostics_stdout: &str) -> results::Analysis {
+    let mut analysis = results::Analysis {
+        folder: folder.to_owned(),
+        rust_analyzer: version.trim().to_owned(),
+        ..results::Analysis::default()
+    };
+    for line in error_lines(diagnostics_stdout) {
+        let error = line.trim().to_owned();
+        match known_bug(line) {
+            Some(bug) => analysis
+                .known_bugs
+                .push(results::KnownBugError { issue: bug.issue.to_owned(), error }),
+            None => analysis.errors.push(error),
+        }
+    }
+    analysis
 }
 
 #[cfg(test)]

@@ -30,6 +30,7 @@ pub enum ToolResult {
     /// `rust-project-gen`: the file written.
     RustProjectGen(Project),
     /// `rust-project-check`: rust-analyzer's check of a `rust-project.json`.
+    #[serde(rename = "rust-project-check")]
     RustAnalyzer(Analysis),
     /// `lint-rules check`.
     LintRules(Lint),
