@@ -3,7 +3,7 @@
 //! inputs changed ([`build`]); the site gets a landing page, the kernel's logo, search across
 //! crates, a source view for `srctree/` links and the results of the kernel's doctests run in
 //! the booted kernel ([`site`], [`doctests`]), and a link checker proves that no link leads
-//! nowhere ([`linkcheck`]).
+//! nowhere ([`linkcheck`]). [`result`]: a build as the suite's typed result.
 
 pub mod build;
 pub mod doctests;
@@ -12,6 +12,7 @@ pub mod html;
 pub mod linkcheck;
 pub mod mend;
 pub mod plan;
+pub mod result;
 pub mod serve;
 pub mod site;
 pub mod versions;

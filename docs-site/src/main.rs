@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 use docs_site::generate::{self, Options};
 use docs_site::html::SrctreeLinks;
 use docs_site::{linkcheck, serve, versions};
+use report::results;
 
 #[derive(Parser)]
 #[command(about = "The kernel's Rust documentation as a searchable, link-checked site")]
@@ -56,6 +57,9 @@ enum Command {
         /// Check the site's links when it is built; exit 1 on any broken link
         #[arg(long)]
         check: bool,
+        /// Print the result as JSON (`report::results`' schema) instead of the index's path
+        #[arg(long)]
+        json: bool,
     },
     /// Check every link of a site (ours or `make rustdoc`'s); exit 1 on any broken link
     Check {
@@ -141,6 +145,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             jobs,
             doctests,
             check,
+            json,
         } => {
             let out = std::path::absolute(&out).context("the --out path")?;
             let work = match work {
@@ -186,24 +191,19 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 eprint!("docs-site: {}", docs_site::mend::render(&summary.unlinked, 10));
             }
             let mut code = if failed.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) };
-            if check {
-                let report = match summary.links {
-                    Some(report) => report,
-                    None => {
-                        let dir = summary.index.parent().expect("index.html is in the site");
-                        let site =
-                            linkcheck::scan_site(dir, threads()).context("reading the site")?;
-                        let mut report = linkcheck::check(&site);
-                        linkcheck::set_aside_known(&mut report, linkcheck::KNOWN_UPSTREAM);
-                        report
-                    }
-                };
-                eprint!("docs-site: links: {}", linkcheck::render(&report, 10));
+            let links = if check { Some(links_of(&summary)?) } else { None };
+            if let Some(report) = &links {
+                eprint!("docs-site: links: {}", linkcheck::render(report, 10));
                 if !report.broken.is_empty() {
                     code = ExitCode::from(1);
                 }
             }
-            println!("{}", summary.index.display());
+            if json {
+                let result = docs_site::result::to_result(&summary, links.as_ref());
+                print!("{}", results::to_json(results::ToolResult::DocsSite(result)));
+            } else {
+                println!("{}", summary.index.display());
+            }
             Ok(code)
         }
         Command::Check { dir, show, json, strict } => {
@@ -292,6 +292,19 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 
 /// `LABEL:SRCTREE:OBJTREE:SITE` arguments as versions (the work folder is `SITE.work`, as
 /// `docs-site build` makes it by default).
+/// The link check of the site just built: the one made as it was swapped into place, or that
+/// its manifest kept, else a new one.
+fn links_of(summary: &generate::Summary) -> anyhow::Result<linkcheck::Report> {
+    if let Some(report) = &summary.links {
+        return Ok(report.clone());
+    }
+    let dir = summary.index.parent().expect("index.html is in the site");
+    let site = linkcheck::scan_site(dir, threads()).context("reading the site")?;
+    let mut report = linkcheck::check(&site);
+    linkcheck::set_aside_known(&mut report, linkcheck::KNOWN_UPSTREAM);
+    Ok(report)
+}
+
 fn parse_versions(args: &[String]) -> anyhow::Result<Vec<versions::VersionInput>> {
     args.iter()
         .map(|arg| {

@@ -23,6 +23,7 @@ use kallsyms_check::{
     prefixed_length, trigger_argument,
 };
 use qemu::{Guest, Outcome};
+use report::results::{self, ScenarioVerdict};
 use symbolizer::Image;
 
 /// Check that Rust symbols come out of kallsyms whole.
@@ -416,20 +417,15 @@ fn run_scenarios(
                 if !json {
                     println!("{}: {}: not run: {why}", scenario.name, scenario.what);
                 }
-                results.push(serde_json::json!({
-                    "scenario": scenario.name,
-                    "ran": false,
-                    "not_run": why,
-                    "ok": null,
-                }));
+                results.push(not_run_result(scenario, &why));
                 not_run.push(format!("{}: {why}", scenario.name));
                 continue;
             }
         };
         let (boot, log) = boot_scenario(scenario, objtree, &module_dir, &cmdline)?;
-        if let Some(logs) = logs {
-            let kept = logs.join(format!("{}.log", scenario.log_name()));
-            std::fs::write(&kept, &log)
+        let kept = logs.map(|logs| logs.join(format!("{}.log", scenario.log_name())));
+        if let Some(kept) = &kept {
+            std::fs::write(kept, &log)
                 .with_context(|| format!("cannot write {}", kept.display()))?;
         }
         let result = check_scenario(scenario, &images, cmdline, boot, log);
@@ -438,7 +434,7 @@ fn run_scenarios(
             print_scenario(scenario, &result);
         }
         scenario_frames.push((scenario.name, scenario.what, result.ok, result.checks.clone()));
-        results.push(scenario_json(scenario, &result));
+        results.push(scenario_result(scenario, &result, kept));
     }
     if not_run.len() == SCENARIOS.len() {
         anyhow::bail!(
@@ -451,7 +447,8 @@ fn run_scenarios(
         eprintln!("kallsyms-check: HTML report {}", path.display());
     }
     if json {
-        println!("{}", serde_json::to_string_pretty(&results)?);
+        let result = results::Kallsyms { scenarios: results };
+        print!("{}", results::to_json(results::ToolResult::KallsymsCheck(result)));
     }
     Ok(all_ok)
 }
@@ -645,18 +642,67 @@ fn print_scenario(scenario: &Scenario, result: &ScenarioResult) {
     }
 }
 
-/// A scenario's result for `--json`.
-fn scenario_json(scenario: &Scenario, result: &ScenarioResult) -> serde_json::Value {
-    serde_json::json!({
-        "scenario": scenario.name,
-        "ran": true,
-        "cmdline": result.cmdline,
-        "ok": result.ok,
-        "reports": result.reports.len(),
-        "frames": result.checks,
-        "nothing_checked": result.nothing_checked.as_ref().map(ToString::to_string),
-        "proc_kallsyms_symbols": result.kallsyms.len(),
-        "missing_from_proc_kallsyms": result.missing,
-        "identity_matches": result.identity,
-    })
+/// A scenario's result, for `--json`.
+fn scenario_result(
+    scenario: &Scenario,
+    result: &ScenarioResult,
+    log: Option<PathBuf>,
+) -> results::Scenario {
+    let mut why = Vec::new();
+    if let Some(nothing) = &result.nothing_checked {
+        why.push(format!("nothing checked: {nothing}"));
+    }
+    if result.boot.outcome() != Outcome::Completed {
+        why.push(format!("the boot: {:?}", result.boot.outcome()));
+    }
+    if result.reports.len() != 1 {
+        why.push(format!("the kernel oopsed {} times, not once", result.reports.len()));
+    }
+    why.extend(
+        result.checks.iter().filter(|c| !c.ok()).map(|c| format!("{}: {:?}", c.printed, c.verdict)),
+    );
+    if result.identity == Some(false) {
+        why.push("the address it printed is not the function it said it would die in".into());
+    }
+    results::Scenario {
+        name: scenario.name.into(),
+        what: scenario.what.into(),
+        verdict: if result.ok { ScenarioVerdict::Ok } else { ScenarioVerdict::Failed },
+        why,
+        cmdline: result.cmdline.clone(),
+        reports: result.reports.len(),
+        frames: result
+            .checks
+            .iter()
+            .map(|c| results::FrameVerdict {
+                printed: c.printed.clone(),
+                ok: c.ok(),
+                verdict: match &c.actual {
+                    Some(actual) => format!("{:?} (the address is in {actual})", c.verdict),
+                    None => format!("{:?}", c.verdict),
+                },
+            })
+            .collect(),
+        proc_kallsyms_symbols: result.kallsyms.len(),
+        missing_from_proc_kallsyms: result.missing.clone(),
+        identity_matches: result.identity,
+        log,
+    }
+}
+
+/// A scenario the tree could not run, for `--json`.
+fn not_run_result(scenario: &Scenario, why: &str) -> results::Scenario {
+    results::Scenario {
+        name: scenario.name.into(),
+        what: scenario.what.into(),
+        verdict: ScenarioVerdict::NotRun,
+        why: vec![why.to_owned()],
+        cmdline: String::new(),
+        reports: 0,
+        frames: Vec::new(),
+        proc_kallsyms_symbols: 0,
+        missing_from_proc_kallsyms: Vec::new(),
+        identity_matches: None,
+        log: None,
+    }
 }

@@ -7,6 +7,7 @@
 use std::path::Path;
 use std::time::Duration;
 
+use ::report::results::ScenarioVerdict;
 use kbuild::testing::env_path as var;
 use subprocess::Command;
 use subprocess::testing::{report, run};
@@ -215,14 +216,14 @@ fn json_for_machines() {
         .arg(var("EXTMOD_DIR"));
     let out = run(&cmd);
     assert!(out.status.success(), "{}", report(&cmd, &out));
-    let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
-    let scenarios = json.as_array().unwrap();
+    let scenarios = match ::report::results::from_json(&out.stdout) {
+        Ok(::report::results::ToolResult::KallsymsCheck(k)) => k.scenarios,
+        other => panic!("not kallsyms-check's result ({other:?}): {}", out.stdout),
+    };
     assert_eq!(scenarios.len(), SCENARIOS.len());
-    assert!(scenarios.iter().all(|s| s["ok"] == true && s["reports"] == 1));
-    assert!(
-        scenarios
-            .iter()
-            .all(|s| s["missing_from_proc_kallsyms"].as_array().is_some_and(Vec::is_empty))
-    );
-    assert_eq!(scenarios[0]["identity_matches"], true);
+    for s in &scenarios {
+        assert_eq!((s.verdict, s.reports), (ScenarioVerdict::Ok, 1), "{s:?}");
+        assert!(s.missing_from_proc_kallsyms.is_empty() && !s.frames.is_empty(), "{s:?}");
+    }
+    assert_eq!(scenarios[0].identity_matches, Some(true));
 }

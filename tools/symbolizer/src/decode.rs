@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use oops::{Frame, frame_on_line, strip_prefixes};
+use report::results;
 
 use crate::image::{Image, Location};
 
@@ -174,6 +175,12 @@ impl Symbolizer {
 /// [`frame_on_line`]) gets its demangled name and location, inlined frames on lines of their
 /// own; other lines are left as they were.
 pub fn decode_log(log: &str, symbolizer: &mut Symbolizer) -> String {
+    decode(log, symbolizer).text
+}
+
+/// [`decode_log`], with the frames it decoded: the suite's typed result.
+pub fn decode(log: &str, symbolizer: &mut Symbolizer) -> results::Decoded {
+    let mut frames = Vec::new();
     let mut out = String::with_capacity(log.len() * 2);
     // Where the last report happened (`pc :`, `epc :`): arm64 before 6.14 and riscv start
     // their call trace with that same frame, unmarked, and it is no return address.
@@ -219,9 +226,14 @@ pub fn decode_log(log: &str, symbolizer: &mut Symbolizer) -> String {
             on_line.label, decoded.name
         );
         // The outermost location is in the function kallsyms named; inner ones were inlined into it.
-        if let Some(outer) = decoded.locations.last() {
-            let _ = write!(out, " {}", symbolizer.show(outer));
+        let location = decoded.locations.last().map(|outer| symbolizer.show(outer));
+        if let Some(location) = &location {
+            let _ = write!(out, " {location}");
         }
+        // A location is a `file:line`: a file alone, or none, is none.
+        let location =
+            location.filter(|_| decoded.locations.last().is_some_and(|l| l.line.is_some()));
+        frames.push(results::DecodedFrame { symbol: decoded.name.clone(), location });
         if decoded.past_the_end_of.is_some() {
             let printed = frame.symbol.as_deref().unwrap_or_default();
             let _ = write!(
@@ -244,5 +256,5 @@ pub fn decode_log(log: &str, symbolizer: &mut Symbolizer) -> String {
             let _ = writeln!(out, "{lead}  (inlined) {function} {}", symbolizer.show(location));
         }
     }
-    out
+    results::Decoded { text: out, frames }
 }

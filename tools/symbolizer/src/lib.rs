@@ -8,5 +8,5 @@
 mod decode;
 mod image;
 
-pub use decode::{Decoded, KSYM_NAME_LEN, Symbolizer, decode_log, find_modules};
+pub use decode::{Decoded, KSYM_NAME_LEN, Symbolizer, decode, decode_log, find_modules};
 pub use image::{Image, ImageError, Location};

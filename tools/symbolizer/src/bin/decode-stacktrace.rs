@@ -8,7 +8,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Parser;
-use symbolizer::{Image, Symbolizer, decode_log};
+use report::results;
+use symbolizer::{Image, Symbolizer, decode};
 
 /// Decode kernel backtraces read from stdin (or --log): Rust names demangled, file:line with
 /// inlined frames, module frames from MODULES_DIR.
@@ -24,6 +25,9 @@ struct Args {
     /// Read the log from this file instead of stdin.
     #[arg(long)]
     log: Option<PathBuf>,
+    /// Print the result as JSON (`report::results`' schema: the decoded log and its frames).
+    #[arg(long)]
+    json: bool,
 }
 
 fn main() -> ExitCode {
@@ -51,7 +55,12 @@ fn run(args: &Args) -> anyhow::Result<()> {
     let log = String::from_utf8_lossy(&log);
     let mut symbolizer =
         Symbolizer::new(vmlinux, args.base_path.as_deref(), args.modules_dir.as_deref());
-    print!("{}", decode_log(&log, &mut symbolizer));
+    let decoded = decode(&log, &mut symbolizer);
+    if args.json {
+        print!("{}", results::to_json(results::ToolResult::DecodeStacktrace(decoded)));
+    } else {
+        print!("{}", decoded.text);
+    }
     for warning in &symbolizer.warnings {
         eprintln!("decode-stacktrace: warning: {warning}");
     }
