@@ -102,6 +102,7 @@ TREE_ENV = KERNEL_SRC=$(KERNEL_SRC) KERNEL_OBJ=$(KERNEL_OBJ) EXTMOD_DIR=$(EXTMOD
 
 CARGO := cargo
 WORKBENCH := $(CURDIR)/target/debug/workbench
+DEMO := $(CURDIR)/target/debug/demo
 LINT_RULES := $(CURDIR)/target/debug/lint-rules
 
 .PHONY: help setup older-rust-analyzers tools kernel demo test test-kernel test-versions test-llvm check bench rust-analyzer kallsyms-check layout-check upstream-check fuzz stress lint docs docs-versions docs-serve clean-cache
@@ -131,11 +132,12 @@ tools: setup ## Build the suite's binaries
 kernel: tools ## Prepare and build the demo kernel (or check KERNEL_SRC/KERNEL_OBJ)
 	$(WORKBENCH) kernel $(TREE_ARGS)
 
-# The main job: the workbench's demo boot, then each tool of the suite against the same tree
+# The main job: the demo boot, then each tool of the suite against the same tree
 # (rust-project-gen with rust-analyzer's check, lint-rules, docs-site, kallsyms-check,
-# decode-stacktrace), and one summary of what each produced, where, and how long it took.
+# decode-stacktrace, layout-check), read back as typed results (kept in the work folder's
+# results/), and one summary of what each produced, where, and how long it took.
 demo: tools ## The main job: kernel, QEMU boot with the Rust samples, each tool, a summary
-	$(WORKBENCH) demo $(TREE_ARGS) --work-dir $(TREE_CACHE)/demo \
+	$(DEMO) $(TREE_ARGS) --work-dir $(TREE_CACHE)/demo \
 		--docs-dir $(DOCS_DIR) --config-name "$(DOCS_CONFIG_NAME)"
 
 check: setup ## Format and clippy checks of our own code

@@ -438,10 +438,8 @@ pub fn tree_size(dir: &Path) -> u64 {
     total
 }
 
-/// `412.3 MB`.
-pub fn format_size(bytes: u64) -> String {
-    format!("{:.1} MB", bytes as f64 / 1e6)
-}
+/// `412.3 MB`: the suite's one size format.
+pub use progress::format_size;
 
 /// A UTC date and time (`2026-12-03 08:48 UTC`) from seconds since the epoch.
 pub fn format_utc(secs: u64) -> String {

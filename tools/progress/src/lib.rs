@@ -110,6 +110,16 @@ impl Step {
     }
 }
 
+/// A size in bytes as the suite prints it: `12.3 MB`.
+pub fn format_size(bytes: u64) -> String {
+    format!("{:.1} MB", bytes as f64 / 1e6)
+}
+
+/// The size of the file at `path` ([`format_size`]), `?` when it cannot be read.
+pub fn file_size(path: &std::path::Path) -> String {
+    std::fs::metadata(path).map_or_else(|_| "?".to_owned(), |m| format_size(m.len()))
+}
+
 /// `"2.6s"`, `"2m 46s"` or `"1h 02m"`.
 pub fn format_duration(d: Duration) -> String {
     let secs = d.as_secs();

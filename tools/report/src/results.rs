@@ -173,7 +173,8 @@ impl Analysis {
     pub fn verdict(&self) -> String {
         let mut verdict = plural(self.errors.len(), "error");
         if let Some(first) = self.known_bugs.first() {
-            verdict += &format!(" ({} more from its own bug {})", self.known_bugs.len(), first.issue);
+            verdict +=
+                &format!(" ({} more from its own bug {})", self.known_bugs.len(), first.issue);
         }
         verdict
     }

@@ -174,7 +174,7 @@ pub fn fetch_source(dir: &Path, package: &str, suite: &str) -> Result<PathBuf, W
         Ok(tarball.clone())
     })();
     if let Ok(tarball) = &result {
-        step.done(&crate::kernel::file_size(tarball));
+        step.done(&progress::file_size(tarball));
     } else {
         step.failed();
     }

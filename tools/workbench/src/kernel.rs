@@ -1,7 +1,7 @@
 //! A kernel tree ready for the tools: either ours, prepared and built from the inputs, or the
 //! user's own (`KERNEL_SRC=`/`KERNEL_OBJ=`), checked and used as it is.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use kbuild::{Built, Objtree, Srctree};
@@ -177,10 +177,21 @@ pub fn modules(kernel: &Kernel, wanted: &[(&str, &str)]) -> Result<Vec<PathBuf>,
     Ok(paths)
 }
 
-/// The size of a file for a summary ("1.3 MB"), or "?".
-pub fn file_size(path: &Path) -> String {
-    match std::fs::metadata(path) {
-        Ok(m) => format!("{:.1} MB", m.len() as f64 / 1e6),
-        Err(_) => "?".to_owned(),
+/// The tree as `make kernel` and `make demo` print it: version, trees, images, external
+/// modules, and each stage's time.
+pub fn describe(kernel: &Kernel) -> String {
+    let mut out = format!("kernel: Linux {}\n", kernel.srctree.version);
+    out += &format!("  srctree  {}\n", kernel.srctree.path.display());
+    out += &format!("  objtree  {}\n", kernel.objtree.path.display());
+    for (name, path) in [("vmlinux", &kernel.built.vmlinux), ("bzImage", &kernel.built.bzimage)] {
+        out += &format!("  {name}  {} ({})\n", path.display(), progress::file_size(path));
     }
+    for module in &kernel.extmods {
+        out +=
+            &format!("  M={}  {} ({} .ko)\n", module.dir.display(), module.name, module.kos.len());
+    }
+    for (stage, what, took) in &kernel.stages {
+        out += &format!("  {stage:<8} {what} in {}\n", progress::format_duration(*took));
+    }
+    out
 }

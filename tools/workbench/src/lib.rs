@@ -1,6 +1,6 @@
 //! The workbench: turns a Debian kernel source package and its demo kernel's folder
 //! (`demo-kernel/VERSION/`: a patch series and a config fragment) into a built kernel tree, and
-//! boots it with the in-tree Rust samples.
+//! checks a user's own tree; the demo (`demo/`) boots it and runs the tools against it.
 //!
 //! - [`apt`]: a source package of another Debian suite, fetched with a private apt state;
 //!
@@ -11,16 +11,16 @@
 //! - [`build`]: kbuild itself, which rebuilds nothing when nothing changed;
 //! - [`extmod`]: the out-of-tree modules of `demo-kernel/modules/`, built with `M=`.
 //!
-//! [`suite`] runs the other tools against the tree for `make demo`.
+//! [`cli`]: the arguments that say where a tree is, shared with the demo.
 
 pub mod apt;
 pub mod build;
+pub mod cli;
 pub mod extmod;
 pub mod inputs;
 pub mod kernel;
 pub mod objtree;
 pub mod srctree;
-pub mod suite;
 
 use std::path::Path;
 

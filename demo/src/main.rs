@@ -1,0 +1,181 @@
+//! `demo`: the main job (`make demo`). Makes the kernel tree ready, boots it with the Rust
+//! samples in QEMU, then runs every tool of the suite against it and prints one summary from
+//! their typed results (each also kept as JSON in `WORK_DIR/results/`).
+//!
+//! Exit status: 0 when everything did what the demo expects, 1 when the boot or a tool did
+//! not, 2 when the trees could not be made ready.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use clap::Parser;
+use demo::reuse::{Reuse, key_of};
+use demo::tools::{Ran, Suite};
+use qemu::{Guest, Outcome};
+use workbench::cli::TreeArgs;
+use workbench::kernel::{self, Kernel};
+
+/// Make the demo kernel ready, boot it with the Rust samples, run each tool, and summarise.
+#[derive(Parser, Debug)]
+#[command(version)]
+struct Cli {
+    #[command(flatten)]
+    tree: TreeArgs,
+    /// Directory for the initramfs, the console logs and every tool's output.
+    #[arg(long)]
+    work_dir: PathBuf,
+    /// Hard limit for the boot, in seconds.
+    #[arg(long, default_value_t = 180)]
+    boot_timeout: u64,
+    /// Then run every tool of the suite against the tree, with the documentation site here.
+    #[arg(long)]
+    docs_dir: Option<PathBuf>,
+    /// What the site says the tree's configuration is.
+    #[arg(long, default_value = "")]
+    config_name: String,
+}
+
+/// The in-tree Rust samples the demo loads, by their config option.
+const SAMPLES: [(&str, &str); 2] = [
+    ("SAMPLE_RUST_MINIMAL", "samples/rust/rust_minimal.ko"),
+    ("SAMPLE_RUST_PRINT", "samples/rust/rust_print.ko"),
+];
+
+fn main() -> ExitCode {
+    let _stdout = progress::stdout::quiet_when_closed();
+    let cli = Cli::parse();
+    match run(&cli) {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("demo: error: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
+    let start = Instant::now();
+    let kernel = kernel::ensure(&cli.tree.options())?;
+    std::fs::create_dir_all(&cli.work_dir)
+        .with_context(|| format!("cannot create {}", cli.work_dir.display()))?;
+    let (boot_ok, boot_report, boot_time, boot_reused) = boot(&kernel, cli)?;
+    print!("{}", kernel::describe(&kernel));
+    println!("boot:{}", if boot_reused { " (reused: kernel and modules unchanged)" } else { "" });
+    print!("{boot_report}");
+    let tools = match &cli.docs_dir {
+        Some(docs_dir) => run_tools(&kernel, &cli.work_dir, docs_dir, &cli.config_name)?,
+        None => Vec::new(),
+    };
+    print!("{}", demo::summary::render(&tools));
+    println!("timings:");
+    for (stage, _, took) in &kernel.stages {
+        println!("  {stage:<10} {}", progress::format_duration(*took));
+    }
+    println!("  {:<10} {}", "boot", progress::format_duration(boot_time));
+    println!("  {:<10} {}", "total", progress::format_duration(start.elapsed()));
+    let ok = boot_ok && tools.iter().all(Ran::ok);
+    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// Boots the kernel with the samples and the out-of-tree modules that load cleanly, loading and
+/// unloading each (reused while the kernel, the modules and the demo are the same): whether it
+/// went as expected, its report, how long it took, and whether it was reused.
+fn boot(kernel: &Kernel, cli: &Cli) -> anyhow::Result<(bool, String, Duration, bool)> {
+    let mut modules = kernel::modules(kernel, &SAMPLES)?;
+    // The `rust_oops*` modules oops on purpose: kallsyms-check loads them.
+    let extmods: Vec<&PathBuf> = kernel
+        .extmods
+        .iter()
+        .filter(|m| !m.name.starts_with("rust_oops"))
+        .flat_map(|m| &m.kos)
+        .collect();
+    modules.extend(extmods.iter().map(|ko| (*ko).clone()));
+    let mut steps = vec![
+        "insmod /lib/modules/rust_minimal.ko".to_owned(),
+        "insmod /lib/modules/rust_print.ko".to_owned(),
+        "rmmod rust_minimal".to_owned(),
+    ];
+    for ko in extmods {
+        let name = ko.file_stem().unwrap_or_default().to_string_lossy();
+        steps.push(format!("insmod /lib/modules/{name}.ko"));
+        steps.push(format!("rmmod {name}"));
+    }
+    let mut inputs = vec![kernel.built.bzimage.clone(), std::env::current_exe()?];
+    inputs.extend(modules.iter().cloned());
+    let reuse = Reuse::new(&cli.work_dir, "demo-boot", key_of(&inputs, &steps.join("\n")));
+    let step = progress::start("booting the demo kernel in QEMU");
+    if let Some(report) = reuse.get() {
+        let took = step.done("reused: kernel and modules unchanged");
+        return Ok((true, report, took, true));
+    }
+    let guest = Guest { busybox: "/bin/busybox".into(), modules, steps };
+    let boot = qemu::boot_guest(
+        &kernel.built.bzimage,
+        &guest,
+        &cli.work_dir,
+        |config| config.timeout = Duration::from_secs(cli.boot_timeout),
+        &mut |line| step.message(line),
+    )?;
+    let ok = boot.outcome() == Outcome::Completed
+        && boot.console.steps.iter().all(|s| s.exit_code == Some(0));
+    let took = if ok { step.done(&boot.describe()) } else { step.failed() };
+    let mut report = format!("  {}\n", boot.describe());
+    if let Some(note) = &boot.accel_note {
+        report += &format!("  {note}\n");
+    }
+    report += &boot.transcript(&guest.steps, "  ");
+    report += &format!("  console log: {}\n", boot.log.display());
+    if ok {
+        reuse.put(&report);
+    } else {
+        eprintln!("demo: the demo boot did not go as expected: {}", boot.describe());
+        eprintln!("{}", subprocess::format_tail(&boot.tail).trim_start());
+    }
+    Ok((ok, report, took, false))
+}
+
+/// Every tool of the suite against the tree, each with a progress line.
+fn run_tools(
+    kernel: &Kernel,
+    work_dir: &Path,
+    docs_dir: &Path,
+    config_name: &str,
+) -> anyhow::Result<Vec<Ran>> {
+    let bin_dir =
+        std::env::current_exe()?.parent().map(Path::to_owned).context("the demo's own folder")?;
+    let extmod_dir = kernel.extmods.first().and_then(|m| m.dir.parent()).map(Path::to_owned);
+    let suite = Suite {
+        bin_dir,
+        srctree: kernel.srctree.path.clone(),
+        objtree: kernel.objtree.path.clone(),
+        extmod_dir: extmod_dir.unwrap_or_else(|| work_dir.join("no-extmods")),
+        work_dir: work_dir.to_owned(),
+        docs_dir: docs_dir.to_owned(),
+    };
+    let kos: Vec<PathBuf> = kernel.extmods.iter().flat_map(|m| m.kos.iter().cloned()).collect();
+    let doctests = kernel.objtree.config.is_enabled("RUST_KERNEL_DOCTESTS");
+    let bzimage = &kernel.built.bzimage;
+    let runs: [(&str, &dyn Fn() -> Ran); 7] = [
+        ("rust-project-gen", &|| suite.rust_project_gen()),
+        ("rust-analyzer's check of its file", &|| suite.rust_analyzer()),
+        ("lint-rules", &|| suite.lint_rules()),
+        ("docs-site (crates, doctests in QEMU, links)", &|| suite.docs_site(config_name, doctests)),
+        ("kallsyms-check (oops scenarios in QEMU)", &|| suite.kallsyms_check(bzimage, &kos)),
+        ("decode-stacktrace", &|| suite.decode_stacktrace()),
+        ("layout-check (Rust's and C's struct layouts)", &|| suite.layout_check()),
+    ];
+    let mut ran = Vec::new();
+    for (what, run) in runs {
+        let step = progress::start(what);
+        let result = run();
+        if result.ok() {
+            step.done(if result.reused { "reused" } else { "ok" });
+        } else {
+            step.failed();
+        }
+        ran.push(result);
+    }
+    Ok(ran)
+}
