@@ -204,7 +204,7 @@ upstream-check: tools ## Check the mainline series of demo-kernel/upstream/KERNE
 # kept in the cache. Exit 1 when a target crashes; the input is kept in $(CACHE)/fuzz/artifacts.
 FUZZ_SECONDS ?= 60
 fuzz: setup ## Fuzz every parser for FUZZ_SECONDS each (default 60; run make kernel first for richer seeds)
-	tools/fuzz/run.sh $(FUZZ_SECONDS) $(CACHE)
+	fuzz/run.sh $(FUZZ_SECONDS) $(CACHE)
 
 # Every QEMU-booting test of a demo kernel (its kernel.conf's STRESS_TESTS) STRESS_RUNS times,
 # with both cores kept busy meanwhile; exit 1 if any test failed once.

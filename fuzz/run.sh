@@ -6,13 +6,13 @@
 # files and cover letters, and ELF objects with DWARF. Prints one line per target
 # (executions, coverage, corpus, crashes) and exits 1 if any target crashed, naming the input.
 #
-# Usage: tools/fuzz/run.sh SECONDS CACHE
+# Usage: fuzz/run.sh SECONDS CACHE
 set -euo pipefail
 
 seconds=$1
 cache=$2
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
+root=$(cd "$here/.." && pwd)
 work=$cache/fuzz
 cargo_fuzz_version=0.13.2
 targets=(console_log cmd_file config ktap html rust_source series elf_dwarf symbolize)
