@@ -298,7 +298,7 @@ pub fn results_page(
          <p>{summary}. Suite: <code>{suite}</code>.</p>{failures}\
          <table><thead><tr><th>KUnit test</th><th>Result</th><th>Example at</th><th>Documented item</th><th>Output</th></tr></thead>\
          <tbody>{rows}</tbody></table></body></html>\n",
-        css = crate::site::CSS,
+        css = crate::html::CSS,
         summary = escape(&results.summary_line()),
         suite = escape(results.summary.as_deref().unwrap_or("no summary line")),
         failures = failures(results),

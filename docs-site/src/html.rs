@@ -545,5 +545,16 @@ pub fn decode_entities(s: &str) -> String {
     html_escape::decode_html_entities(s).into_owned()
 }
 
+/// The style of our own pages (landing page, source view, doctest results).
+pub const CSS: &str = "body{font-family:sans-serif;max-width:70em;margin:1em auto;padding:0 1em;color:#222}\
+header{display:flex;align-items:center;gap:1em}\
+table{border-collapse:collapse}td,th{border-bottom:1px solid #ddd;padding:.3em .8em;text-align:left;vertical-align:top}\
+dl.meta{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}dl.meta dt{font-weight:bold}\
+.warning,.fail{color:#a00}.pass{color:#070}.missing pre{white-space:pre-wrap;max-width:50em}\
+form.search input{width:30em;padding:.3em}\
+pre.source{line-height:1.4;font-size:.9em}pre.source a.ln{color:#999;display:inline-block;width:4em;\
+text-align:right;padding-right:1em;text-decoration:none;user-select:none}\
+pre.source span:target{background:#ffa}";
+
 #[cfg(test)]
 mod tests;

@@ -188,7 +188,7 @@ pub fn page(unlinked: &[Unlinked]) -> String {
          exists for them; the links are shown as text.</p>\
          <table><thead><tr><th>Target</th><th>Links</th><th>On</th></tr></thead>\
          <tbody>{rows}</tbody></table></body></html>\n",
-        css = crate::site::CSS,
+        css = crate::html::CSS,
         n = unlinked.len(),
     )
 }

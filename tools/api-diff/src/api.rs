@@ -9,8 +9,8 @@ use rustdoc_types::{
 };
 
 use crate::ItemKind;
-use crate::diff::{Place, place};
 use crate::print::{Printer, Text, abi};
+use crate::url::url;
 
 /// One version of a crate's public API, as [`api`] reads it from rustdoc's JSON.
 #[derive(Debug)]
@@ -656,4 +656,25 @@ fn matchers(text: &str) -> Vec<String> {
             Some(l.strip_suffix("=> { ... }")?.trim_end().to_owned())
         })
         .collect()
+}
+
+/// Where an item is in one version.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Place {
+    /// Its canonical path (`kernel::sync::Arc`), for a method `Type::method`, for a trait
+    /// impl's member `<Type as Trait>::method`.
+    pub path: String,
+    /// Its rustdoc page, relative to the doc root: see [`url`] and [`crate::url::member_url`].
+    pub url: String,
+    /// The other public paths that reach it (`pub use`), sorted.
+    pub reexports: Vec<String>,
+}
+
+/// An item's place in its version.
+pub(crate) fn place(item: &Item) -> Place {
+    Place {
+        path: item.path.clone(),
+        url: url(&item.page, item.kind),
+        reexports: item.reexports.iter().cloned().collect(),
+    }
 }

@@ -3,9 +3,9 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::ItemKind;
-use crate::api::{Api, FnShape, GenericsShape, Group, Item, Key, Member, Shape};
+use crate::api::{Api, FnShape, GenericsShape, Group, Item, Key, Member, Place, Shape, place};
 use crate::print::Text;
-use crate::url::{member_url, url};
+use crate::url::member_url;
 
 /// How an entry of a [`Diff`] changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -58,18 +58,6 @@ pub struct Entry {
     pub new: Option<Place>,
     /// Why a moved or changed item is listed, one short reason each: "now unsafe".
     pub reasons: Vec<Reason>,
-}
-
-/// Where an item is in one version.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Place {
-    /// Its canonical path (`kernel::sync::Arc`), for a method `Type::method`, for a trait
-    /// impl's member `<Type as Trait>::method`.
-    pub path: String,
-    /// Its rustdoc page, relative to the doc root: see [`url`] and [`member_url`].
-    pub url: String,
-    /// The other public paths that reach it (`pub use`), sorted.
-    pub reexports: Vec<String>,
 }
 
 /// Why an entry is listed: a short text whose code is between backticks ("parameter 2:
@@ -254,15 +242,6 @@ impl Cx<'_> {
 fn dedup(texts: impl Iterator<Item = String>) -> Vec<String> {
     let mut seen = BTreeSet::new();
     texts.filter(|t| seen.insert(t.clone())).collect()
-}
-
-/// An item's place in its version.
-pub(crate) fn place(item: &Item) -> Place {
-    Place {
-        path: item.path.clone(),
-        url: url(&item.page, item.kind),
-        reexports: item.reexports.iter().cloned().collect(),
-    }
 }
 
 /// A member's place, under its parent's.

@@ -45,8 +45,9 @@ use std::path::{Path, PathBuf};
 
 pub use rustdoc_types::{Crate, FORMAT_VERSION};
 
+pub use crate::api::Place;
 pub use crate::api::{Api, api};
-pub use crate::diff::{ChangeKind, Counts, Diff, Entry, Place, Reason, Summary, diff, summary};
+pub use crate::diff::{ChangeKind, Counts, Diff, Entry, Reason, Summary, diff, summary};
 pub use crate::render::{Version, render_html, render_text};
 pub use crate::url::{member_url, url};
 

@@ -4,7 +4,8 @@ use std::fmt::Write;
 
 use report::escape;
 
-use crate::diff::{ChangeKind, Counts, Diff, Entry, Place, Reason, summary};
+use crate::api::Place;
+use crate::diff::{ChangeKind, Counts, Diff, Entry, Reason, summary};
 
 /// One side of the diff, as the HTML report links it.
 #[derive(Clone, Copy, Debug)]
