@@ -372,9 +372,8 @@ fn write_page(path: &Path, text: &str) -> Result<(), SiteError> {
 /// Replaces `path` (perhaps a hard link into the work directory) with new contents, leaving
 /// the linked file alone.
 pub fn replace_file(path: &Path, text: &str) -> Result<(), SiteError> {
-    let tmp = path.with_extension("html.tmp");
-    std::fs::write(&tmp, text).map_err(io("cannot write", &tmp))?;
-    std::fs::rename(&tmp, path).map_err(io("cannot replace", path))
+    // Through a temporary file beside it, removed when anything fails.
+    report::write_atomically(path, text).map_err(io("cannot replace", path))
 }
 
 /// What rustdoc writes for a trait without implementors in other crates.

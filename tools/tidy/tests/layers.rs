@@ -185,3 +185,142 @@ fn no_apt_mirror_is_named_in_the_repository() {
         "read the mirror from the machine's apt sources (workbench::apt::mirror_uri)"
     );
 }
+
+#[test]
+fn no_kernel_tree_or_build_output_in_the_repository() {
+    let root = workspace_root();
+    let offenders: Vec<String> = files(&root)
+        .into_iter()
+        .filter(|p| {
+            let name = p.file_name().unwrap_or_default().to_string_lossy();
+            // Small text files of trees (`.cmd`, `.config`) are the parsers' fixtures.
+            matches!(name.as_ref(), "vmlinux" | "bzImage" | "Image" | "Module.symvers")
+                || [".ko", ".o", ".tar.xz", ".rlib", ".so"].iter().any(|ext| name.ends_with(ext))
+                || std::fs::metadata(root.join(p)).is_ok_and(|m| m.len() > 4 << 20)
+        })
+        .map(|p| p.display().to_string())
+        .collect();
+    assert_eq!(offenders, Vec::<String>::new(), "kernel trees and their output live in the cache");
+}
+
+/// Each kernel format has one reader: a string only that format has, in the code of no other
+/// crate (their tests and fixtures may hold logs).
+#[test]
+fn one_reader_per_kernel_format() {
+    let root = workspace_root();
+    let formats = [
+        ("KTAP", "tools/kunit/", "# Subtest:"),
+        ("kbuild's .cmd files", "tools/kbuild/", "savedcmd_"),
+        ("crash reports", "tools/oops/", "Call Trace:"),
+        ("crash reports", "tools/oops/", "RIP: 0010:"),
+    ];
+    let mut offenders = Vec::new();
+    for path in files(&root).into_iter().filter(|p| p.extension().is_some_and(|e| e == "rs")) {
+        let rel = path.to_string_lossy().into_owned();
+        let test_or_bench = ["/tests/", "/benches/", "/fixtures/"].iter().any(|d| rel.contains(d));
+        if test_or_bench || rel.ends_with("tests.rs") || rel.starts_with("tools/tidy/") {
+            continue;
+        }
+        let text = std::fs::read_to_string(root.join(&path)).unwrap();
+        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        for (format, reader, mark) in formats {
+            let comment = |l: &&str| l.trim_start().starts_with("//");
+            if !rel.starts_with(reader)
+                && code.lines().filter(|l| !comment(l)).any(|l| l.contains(mark))
+            {
+                offenders.push(format!("{rel} reads {format} (`{mark}`): that is {reader}'s"));
+            }
+        }
+    }
+    assert_eq!(offenders, Vec::<String>::new());
+}
+
+/// Every invariant of ARCHITECTURE.md says which test checks it (`checked by
+/// path/to/file.rs::test_name`), and that test is there.
+#[test]
+fn every_invariant_names_the_test_that_checks_it() {
+    let root = workspace_root();
+    let text = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    let invariants = text.split("## Invariants").nth(1).expect("an Invariants section");
+    let invariants = invariants.split("\n## ").next().unwrap_or_default();
+    let bullets: Vec<String> = invariants
+        .split("\n- ")
+        .skip(1)
+        .map(|b| {
+            let bullet = b.split("\n\n").next().unwrap_or_default();
+            bullet.split_whitespace().collect::<Vec<_>>().join(" ")
+        })
+        .collect();
+    assert!(bullets.len() > 10, "{} invariants read", bullets.len());
+    let mut offenders = Vec::new();
+    for bullet in &bullets {
+        let checks: Vec<&str> = bullet
+            .split("checked by ")
+            .skip(1)
+            .filter_map(|rest| rest.strip_prefix('`')?.split('`').next())
+            .collect();
+        if checks.is_empty() {
+            offenders.push(format!("names no check: {bullet}"));
+        }
+        for check in checks {
+            let Some((file, test)) = check.rsplit_once("::") else {
+                offenders.push(format!("`{check}` is not FILE::TEST"));
+                continue;
+            };
+            let found = std::fs::read_to_string(root.join(file))
+                .is_ok_and(|code| code.contains(&format!("fn {test}(")));
+            if !found {
+                offenders.push(format!("no test {test} in {file}"));
+            }
+        }
+    }
+    assert_eq!(offenders, Vec::<String>::new());
+}
+
+/// The parsers and the pure cores, whole files of them, do no I/O: they take text, bytes or
+/// values.
+#[test]
+fn pure_modules_do_no_io() {
+    let root = workspace_root();
+    let pure = [
+        "tools/kbuild/src/config.rs",
+        "tools/qemu/src/console.rs",
+        "tools/kunit/src/lib.rs",
+        "tools/oops/src/frame.rs",
+        "tools/oops/src/report.rs",
+        "tools/report/src/results.rs",
+        "rust-project-gen/src/graph.rs",
+        "layout-check/src/compare.rs",
+        "lint-rules/src/diff.rs",
+        "demo/src/summary.rs",
+    ];
+    let io = ["std::fs", "fs::", "File::", "Command::", "stdin()", "std::env::var"];
+    let mut offenders = Vec::new();
+    for file in pure {
+        let text =
+            std::fs::read_to_string(root.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        for word in io.iter().filter(|w| code.contains(*w)) {
+            offenders.push(format!("{file}: {word}"));
+        }
+    }
+    assert_eq!(offenders, Vec::<String>::new(), "keep I/O at the edges");
+}
+
+/// upstream-check takes no kernel tree of the user's: only the upstream folder, its own work
+/// folder (where it makes its pristine repository) and a source package.
+#[test]
+fn upstream_check_takes_no_tree_of_the_users() {
+    let text =
+        std::fs::read_to_string(workspace_root().join("tools/upstream/src/main.rs")).unwrap();
+    let args = text.split("struct Args").nth(1).and_then(|a| a.split("\n}").next()).unwrap();
+    let fields: Vec<&str> = args
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//") && !l.trim_start().starts_with('#'))
+        .filter_map(|l| l.split_once(':').map(|(name, _)| name.trim()))
+        .collect();
+    assert!(fields.contains(&"work_dir"), "{fields:?}");
+    for field in &fields {
+        assert!(!field.contains("tree") && !field.contains("kernel_"), "a tree argument: {field}");
+    }
+}
