@@ -1,106 +1,20 @@
-//! The rule catalogue: every rule's id, summary, rationale (the guideline it comes from),
-//! a good and a bad example, its default level and its clippy counterparts. Each rule's entry
-//! is the `RULE` of its folder, `src/rules/<rule>/mod.rs`, beside its checks; [`RULES`] lists
-//! them.
+//! The rule catalogue as users see it: the rules' ids, which people write (in suppressions,
+//! `--rule ID=LEVEL` and `lint-rules explain ID`), and their documentation, `RULES.md`. Each
+//! rule's entry (id, summary, rationale citing the guideline, a good and a bad example, its
+//! default level and its clippy counterparts) is the `RULE` of its folder,
+//! `src/rules/<rule>/mod.rs`, beside its checks; [`RULES`] lists them.
+//!
+//! [`rule`] is the one place where an id becomes a rule: for what users write, never for what
+//! the rules report (findings hold their rule).
 
-use std::fmt;
-
-use crate::rules::{
-    Check, bad_suppression, core_ffi_types, doc_first_sentence, expect_over_allow,
-    infallible_alloc, invariant_comment, leaf_bindings, module_docs, no_float, no_panic,
-    panics_section, safety_comment, safety_section, safety_todo, spdx, srctree_links,
-    unused_suppression, vertical_imports,
-};
-
-/// How seriously a finding is taken: errors make `lint-rules check` exit 1.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Level {
-    /// Not checked unless enabled.
-    Allow,
-    /// Reported, does not fail the run.
-    Warning,
-    /// Reported, fails the run.
-    Error,
-}
-
-impl Level {
-    /// The word rustc uses for the level (`warning`, `error`; `allow` for disabled rules).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Level::Allow => "allow",
-            Level::Warning => "warning",
-            Level::Error => "error",
-        }
-    }
-
-    /// Parses `allow`, `warn`/`warning` or `error`/`deny`.
-    pub fn parse(s: &str) -> Option<Level> {
-        match s {
-            "allow" | "off" => Some(Level::Allow),
-            "warn" | "warning" => Some(Level::Warning),
-            "error" | "deny" => Some(Level::Error),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for Level {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// One rule of the catalogue.
-#[derive(Debug)]
-pub struct Rule {
-    /// The id used in findings and suppressions (`safety-comment`).
-    pub id: &'static str,
-    /// One line: what the rule asks for.
-    pub summary: &'static str,
-    /// Why, citing the guideline it comes from.
-    pub rationale: &'static str,
-    /// Code that follows the rule.
-    pub good: &'static str,
-    /// Code that breaks it.
-    pub bad: &'static str,
-    /// The level it has unless configured otherwise.
-    pub default_level: Level,
-    /// The clippy lints that cover the same ground on built crates (both run; the merged
-    /// report keeps one finding per place).
-    pub clippy: &'static [&'static str],
-    /// Where the rule looks: its functions that [`rules::lint_source`](crate::rules::lint_source)
-    /// calls as it walks a file.
-    pub(crate) check: Check,
-}
+use crate::rule::Rule;
+pub use crate::rules::RULES;
 
 const GUIDELINES: &str = "Documentation/rust/coding-guidelines.rst";
 
-/// Every rule, in the order of the generated documentation (`RULES.md`). A new rule's folder
-/// under `src/rules/` comes with its line here.
-pub static RULES: &[Rule] = &[
-    spdx::RULE,
-    module_docs::RULE,
-    safety_comment::RULE,
-    safety_todo::RULE,
-    safety_section::RULE,
-    invariant_comment::RULE,
-    srctree_links::RULE,
-    doc_first_sentence::RULE,
-    vertical_imports::RULE,
-    no_panic::RULE,
-    panics_section::RULE,
-    infallible_alloc::RULE,
-    no_float::RULE,
-    leaf_bindings::RULE,
-    expect_over_allow::RULE,
-    core_ffi_types::RULE,
-    bad_suppression::RULE,
-    unused_suppression::RULE,
-];
-
-/// The rule with this id.
+/// The rule with this id, for ids that users write (suppressions, `--rule`, `explain`).
 pub fn rule(id: &str) -> Option<&'static Rule> {
-    RULES.iter().find(|r| r.id == id)
+    RULES.iter().copied().find(|r| r.id == id)
 }
 
 /// The catalogue as Markdown (`lint-rules/RULES.md` is this, kept in sync by a test).

@@ -8,8 +8,9 @@ use std::time::Duration;
 use serde::Deserialize;
 use subprocess::Command;
 
-use crate::catalogue::{self, Level};
-use crate::finding::{Finding, Origin, Span};
+use crate::finding::{Finding, Origin};
+use crate::lines::Span;
+use crate::rule::{Level, Rule};
 
 #[derive(Debug, Deserialize)]
 struct Diagnostic {
@@ -76,11 +77,10 @@ pub fn parse_output(output: &str, srctree: &Path, objtree: &Path) -> Vec<Finding
                 end_line: span.line_end,
                 end_col: span.column_end,
             },
-            rule: d.code.map_or_else(|| "rustc".to_owned(), |c| c.code),
             level,
             message: d.message,
             help,
-            origin: Origin::Clippy,
+            origin: Origin::Clippy(d.code.map_or_else(|| "rustc".to_owned(), |c| c.code)),
         };
         if !findings.contains(&f) {
             findings.push(f);
@@ -117,11 +117,11 @@ fn normalize(p: &Path) -> PathBuf {
 /// lists for it. `disallowed_methods` counts only for the methods that `kernel-clippy.toml`
 /// disallows (for `no-panic`): the kernel's own `.clippy.toml` disallows others (7.3:
 /// `CStr::as_ptr`), which are no rule of ours.
-pub fn is_counterpart(rule: &catalogue::Rule, c: &Finding) -> bool {
-    if !rule.clippy.contains(&c.rule.as_str()) {
+pub fn is_counterpart(rule: &Rule, c: &Finding) -> bool {
+    if !rule.clippy.contains(&c.rule()) {
         return false;
     }
-    c.rule != "clippy::disallowed_methods"
+    c.rule() != "clippy::disallowed_methods"
         || CLIPPY_TOML
             .lines()
             .filter_map(|l| l.trim().strip_prefix("path = \"")?.strip_suffix('"'))
@@ -136,13 +136,14 @@ pub fn merge(ours: Vec<Finding>, clippy: Vec<Finding>) -> Vec<Finding> {
         let duplicate = ours.iter().any(|o| {
             o.file == c.file
                 && o.span.line == c.span.line
-                && catalogue::rule(&o.rule).is_some_and(|r| is_counterpart(r, &c))
+                && o.ours().is_some_and(|r| is_counterpart(r, &c))
         });
         if !duplicate {
             merged.push(c);
         }
     }
-    merged.sort_by(|a, b| (&a.file, a.span.start, &a.rule).cmp(&(&b.file, b.span.start, &b.rule)));
+    merged
+        .sort_by(|a, b| (&a.file, a.span.start, a.rule()).cmp(&(&b.file, b.span.start, b.rule())));
     merged
 }
 

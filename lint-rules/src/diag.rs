@@ -3,8 +3,9 @@
 
 use serde::Serialize;
 
-use crate::catalogue::Level;
-use crate::finding::{Finding, LineIndex, Origin};
+use crate::finding::{Finding, Origin};
+use crate::lines::LineIndex;
+use crate::rule::Level;
 
 /// A finding as rustc prints it:
 ///
@@ -17,7 +18,7 @@ use crate::finding::{Finding, LineIndex, Origin};
 ///    = help: ...
 /// ```
 pub fn render_human(f: &Finding, source: Option<&str>) -> String {
-    let mut out = format!("{}[{}]: {}\n", f.level, f.rule, f.message);
+    let mut out = format!("{}[{}]: {}\n", f.level, f.rule(), f.message);
     let gutter = f.span.end_line.max(f.span.line).to_string().len();
     let pad = " ".repeat(gutter);
     out.push_str(&format!("{pad}--> {}:{}:{}\n", f.file, f.span.line, f.span.col));
@@ -41,10 +42,10 @@ pub fn render_human(f: &Finding, source: Option<&str>) -> String {
     if let Some(help) = &f.help {
         out.push_str(&format!("{pad} = help: {help}\n"));
     }
-    if f.origin == Origin::LintRules && crate::catalogue::rule(&f.rule).is_some() {
+    if let Some(rule) = f.ours() {
         out.push_str(&format!(
             "{pad} = note: `lint-rules explain {}` for the rule and its guideline\n",
-            f.rule
+            rule.id
         ));
     }
     out
@@ -138,9 +139,9 @@ pub fn to_rustc(f: &Finding, source: Option<&str>, file_name: &str) -> RustcDiag
             }]
         })
         .unwrap_or_default();
-    let code = match f.origin {
-        Origin::LintRules => format!("lint_rules::{}", f.rule),
-        Origin::Clippy => f.rule.clone(),
+    let code = match &f.origin {
+        Origin::Rule(_) | Origin::Parser => format!("lint_rules::{}", f.rule()),
+        Origin::Clippy(lint) => lint.clone(),
     };
     let children = f
         .help
@@ -187,7 +188,7 @@ pub fn to_rustc(f: &Finding, source: Option<&str>, file_name: &str) -> RustcDiag
 pub fn table(findings: &[Finding]) -> String {
     let mut counts: std::collections::BTreeMap<(&str, Level), usize> = Default::default();
     for f in findings {
-        *counts.entry((f.rule.as_str(), f.level)).or_default() += 1;
+        *counts.entry((f.rule(), f.level)).or_default() += 1;
     }
     let mut out = String::new();
     for ((rule, level), n) in counts {
@@ -199,7 +200,7 @@ pub fn table(findings: &[Finding]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::finding::Span;
+    use crate::lines::Span;
 
     /// clippy's JSON is input: a column of 0 (rustc's are 1-based) must not underflow.
     #[test]
@@ -207,11 +208,10 @@ mod tests {
         let f = Finding {
             file: "rust/kernel/foo.rs".to_owned(),
             span: Span { start: 0, end: 3, line: 1, col: 0, end_line: 2, end_col: 0 },
-            rule: "clippy::example".to_owned(),
             level: Level::Warning,
             message: "an example".to_owned(),
             help: None,
-            origin: Origin::Clippy,
+            origin: Origin::Clippy("clippy::example".to_owned()),
         };
         let text = render_human(&f, Some("fn x() {}\n}\n"));
         assert!(text.contains("1 | fn x() {}\n  | ^^^^^^^^^"), "{text}");

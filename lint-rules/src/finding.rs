@@ -1,31 +1,26 @@
-//! Findings: what a rule (ours or clippy's) says about a place in a file, with positions.
+//! Findings: what a rule (ours or clippy's) says about a place in a file, with positions. A
+//! finding of ours points at its rule ([`Origin::Rule`]), not at an id to look up.
 
-use crate::catalogue::Level;
+use crate::lines::Span;
+use crate::rule::{Level, Rule};
+
+/// The name parse errors are reported under (`error[parse-error]`, and `lint_rules::parse-error`
+/// in rustc's JSON). It is not a rule: see [`Origin::Parser`].
+pub const PARSE_ERROR: &str = "parse-error";
 
 /// Who found it.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Origin {
-    /// One of our rules (the id is in `rule`).
-    LintRules,
-    /// clippy or rustc, from `make CLIPPY=1`.
-    Clippy,
-}
-
-/// A place in a file: byte offsets and 1-based line and column (in characters, like rustc).
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Span {
-    /// Byte offset of the start.
-    pub start: usize,
-    /// Byte offset of the end (exclusive).
-    pub end: usize,
-    /// 1-based line of the start.
-    pub line: usize,
-    /// 1-based column (characters) of the start.
-    pub col: usize,
-    /// 1-based line of the end.
-    pub end_line: usize,
-    /// 1-based column (characters) of the end.
-    pub end_col: usize,
+    /// One of our rules.
+    Rule(&'static Rule),
+    /// rust-analyzer's parser: the file does not parse, so none of our rules was checked on it.
+    /// Not a rule of the catalogue: there is nothing to explain or configure, and fixing the
+    /// syntax is the only way out; it is reported, at error level, under the name
+    /// [`PARSE_ERROR`], so that a broken file is never taken for a clean one.
+    Parser,
+    /// clippy or rustc, from `make CLIPPY=1`: the lint (`clippy::undocumented_unsafe_blocks`,
+    /// or `rustc` for an error without a code).
+    Clippy(String),
 }
 
 /// One finding.
@@ -35,63 +30,32 @@ pub struct Finding {
     pub file: String,
     /// Where.
     pub span: Span,
-    /// The rule id (`safety-comment`) or the clippy lint (`clippy::undocumented_unsafe_blocks`).
-    pub rule: String,
     /// Its level.
     pub level: Level,
     /// The message, one line.
     pub message: String,
     /// An optional help line (what to do).
     pub help: Option<String>,
-    /// Who found it.
+    /// Who found it: which rule of ours, the parser, or which clippy lint.
     pub origin: Origin,
 }
 
-/// Line starts of a text, to turn byte offsets into lines and columns.
-#[derive(Debug)]
-pub struct LineIndex<'a> {
-    text: &'a str,
-    starts: Vec<usize>,
-}
-
-impl<'a> LineIndex<'a> {
-    /// Indexes `text`.
-    pub fn new(text: &'a str) -> LineIndex<'a> {
-        let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        LineIndex { text, starts }
+impl Finding {
+    /// The name it is reported under: our rule's id (`safety-comment`), [`PARSE_ERROR`], or the
+    /// clippy lint (`clippy::undocumented_unsafe_blocks`).
+    pub fn rule(&self) -> &str {
+        match &self.origin {
+            Origin::Rule(rule) => rule.id,
+            Origin::Parser => PARSE_ERROR,
+            Origin::Clippy(lint) => lint,
+        }
     }
 
-    /// 1-based line and character column of a byte offset.
-    pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        let offset = offset.min(self.text.len());
-        let line = self.starts.partition_point(|&s| s <= offset) - 1;
-        let start = self.starts[line];
-        let col = self.text.get(start..offset).map_or(offset - start, |s| s.chars().count());
-        (line + 1, col + 1)
-    }
-
-    /// The span of a byte range.
-    pub fn span(&self, start: usize, end: usize) -> Span {
-        let (line, col) = self.line_col(start);
-        let (end_line, end_col) = self.line_col(end);
-        Span { start, end, line, col, end_line, end_col }
-    }
-
-    /// Byte offset of the start of a 1-based line (the end of the text past the last line).
-    pub fn line_start(&self, line: usize) -> usize {
-        self.starts.get(line.saturating_sub(1)).copied().unwrap_or(self.text.len())
-    }
-
-    /// The text of a 1-based line, without its newline.
-    pub fn line_text(&self, line: usize) -> &'a str {
-        let start = self.line_start(line);
-        let rest = &self.text[start.min(self.text.len())..];
-        rest.split('\n').next().unwrap_or("")
-    }
-
-    /// The number of lines.
-    pub fn line_count(&self) -> usize {
-        self.starts.len()
+    /// Our rule that found it, if one did.
+    pub fn ours(&self) -> Option<&'static Rule> {
+        match self.origin {
+            Origin::Rule(rule) => Some(rule),
+            Origin::Parser | Origin::Clippy(_) => None,
+        }
     }
 }

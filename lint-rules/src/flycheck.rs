@@ -4,9 +4,11 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::catalogue;
 use crate::clippy::parse_output;
+use crate::file_kind::FileContext;
+use crate::files::{self, Source};
 use crate::finding::Finding;
+use crate::lint::{self, Config};
 
 /// Why the crate of a label cannot be found.
 #[derive(Debug, thiserror::Error)]
@@ -130,6 +132,37 @@ fn normalize(p: &Path) -> PathBuf {
     out
 }
 
+/// One file of a crate, linted for the check on save.
+#[derive(Debug)]
+pub struct Linted {
+    /// The file on disk.
+    pub path: PathBuf,
+    /// Its text.
+    pub text: String,
+    /// Our findings in it, named relative to the srctree.
+    pub findings: Vec<Finding>,
+}
+
+/// Our rules on the files of the crate whose root is `root`, each named relative to `srctree`
+/// when under it. Files that are not text to lint (unreadable, generated, not UTF-8) are left to
+/// rustc.
+pub fn lint_crate(root: &Path, srctree: &Path, config: &Config) -> Vec<Linted> {
+    let canonical = srctree.canonicalize().unwrap_or_else(|_| srctree.to_owned());
+    let mut linted = Vec::new();
+    for path in crate_files(root) {
+        let name = path
+            .strip_prefix(&canonical)
+            .or_else(|_| path.strip_prefix(srctree))
+            .map_or_else(|_| path.display().to_string(), |r| r.display().to_string());
+        let Ok(bytes) = std::fs::read(&path) else { continue };
+        let Source::Text(text) = files::classify(&name, bytes) else { continue };
+        let findings =
+            lint::lint_file(&FileContext::for_path(&name), &text, config, Vec::new()).findings;
+        linted.push(Linted { path, text, findings });
+    }
+    linted
+}
+
 /// The lines of kbuild's JSON diagnostics that do not repeat one of `ours` (the clippy
 /// counterpart of our rule, on the same line of the same file). Lines are kept as rustc wrote
 /// them, suggestions included.
@@ -146,8 +179,7 @@ pub fn without_duplicates<'a>(
                 ours.iter().any(|o| {
                     o.file == c.file
                         && o.span.line == c.span.line
-                        && catalogue::rule(&o.rule)
-                            .is_some_and(|r| r.clippy.contains(&c.rule.as_str()))
+                        && o.ours().is_some_and(|r| r.clippy.contains(&c.rule()))
                 })
             })
         })
@@ -158,8 +190,10 @@ pub fn without_duplicates<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalogue::Level;
-    use crate::finding::{Origin, Span};
+    use crate::finding::Origin;
+    use crate::lines::Span;
+    use crate::rule::Level;
+    use crate::rules::safety_comment;
 
     fn diagnostic(code: &str, file: &str, line: usize) -> String {
         format!(
@@ -172,11 +206,10 @@ mod tests {
         let ours = vec![Finding {
             file: "rust/kernel/a.rs".to_owned(),
             span: Span { start: 0, end: 1, line: 7, col: 5, end_line: 7, end_col: 11 },
-            rule: "safety-comment".to_owned(),
             level: Level::Error,
             message: String::new(),
             help: None,
-            origin: Origin::LintRules,
+            origin: Origin::Rule(&safety_comment::RULE),
         }];
         let lines = vec![
             diagnostic("clippy::undocumented_unsafe_blocks", "../src/rust/kernel/a.rs", 7),

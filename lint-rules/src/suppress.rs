@@ -4,12 +4,15 @@
 //!
 //! A per-line suppression at the end of a line of code covers that line; on a line of its own
 //! it covers the next line of code. The rules may be ours or clippy's (`clippy::unwrap_used`).
+//!
+//! This module reads the comments (pure, below the rules: `bad-suppression` and
+//! `unused-suppression` judge what it reads); `lint::lint_file` applies
+//! them.
 
 use ra_ap_syntax::ast::{self, AstNode, AstToken};
 use ra_ap_syntax::{SyntaxKind, SyntaxNode, SyntaxToken};
 
-use crate::finding::{Finding, LineIndex, Origin, Span};
-use crate::rules::{bad_suppression, unused_suppression};
+use crate::lines::{LineIndex, Span};
 
 /// Which form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,58 +118,4 @@ fn item_lines(root: &SyntaxNode, offset: usize, index: &LineIndex<'_>) -> Option
     }
     let (start, end) = best?;
     Some((index.line_col(start).0, index.line_col(end.saturating_sub(1)).0))
-}
-
-/// The outcome of applying suppressions.
-#[derive(Debug, Default)]
-pub struct Applied {
-    /// The findings that remain, plus findings about bad and unused suppressions.
-    pub findings: Vec<Finding>,
-    /// How many findings were suppressed.
-    pub suppressed: usize,
-}
-
-/// Applies one file's suppressions to its findings (ours and clippy's). A suppression without
-/// a reason or naming an unknown rule does not apply and is itself a finding.
-pub fn apply(file: &str, findings: Vec<Finding>, suppressions: &[Suppression]) -> Applied {
-    let mut used = vec![false; suppressions.len()];
-    let mut out = Applied::default();
-    let problems: Vec<Option<String>> = suppressions.iter().map(bad_suppression::problem).collect();
-    for f in findings {
-        let hit = suppressions.iter().enumerate().position(|(k, s)| {
-            problems[k].is_none()
-                && s.rules.contains(&f.rule)
-                && (s.lines.0..=s.lines.1).contains(&f.span.line)
-        });
-        match hit {
-            Some(k) => {
-                used[k] = true;
-                out.suppressed += 1;
-            }
-            None => out.findings.push(f),
-        }
-    }
-    for (k, s) in suppressions.iter().enumerate() {
-        let (rule, message) = if let Some(problem) = &problems[k] {
-            (&bad_suppression::RULE, problem.clone())
-        } else if !used[k] {
-            (&unused_suppression::RULE, unused_suppression::message(s))
-        } else {
-            continue;
-        };
-        out.findings.push(Finding {
-            file: file.to_owned(),
-            span: s.span.clone(),
-            rule: rule.id.to_owned(),
-            level: rule.default_level,
-            message,
-            help: Some(
-                "write `// lint-allow(rule-id): why this is fine` (or `lint-allow-item`)"
-                    .to_owned(),
-            ),
-            origin: Origin::LintRules,
-        });
-    }
-    out.findings.sort_by_key(|f| f.span.start);
-    out
 }

@@ -1,10 +1,12 @@
 //! The `lint-rules` binary on bad input and in its modes: files that do not parse, non-UTF-8
-//! files, generated files, vendored crates, missing paths, a patch, JSON output, and the exit
-//! codes (0 clean, 1 findings at error level or files not linted, 2 usage error).
+//! files, generated files, vendored crates, missing paths, a patch, JSON output (rustc's
+//! diagnostics, and `--json`'s one document), and the exit codes (0 clean, 1 findings at error
+//! level or files not linted, 2 usage error).
 
 use std::path::Path;
 use std::time::Duration;
 
+use report::results::{self, Lint, LintFinding, ToolResult};
 use subprocess::Command;
 use subprocess::testing;
 
@@ -213,6 +215,65 @@ fn json_output_is_rustc_diagnostics_with_absolute_paths() {
     let d: serde_json::Value = serde_json::from_str(r.stdout.lines().next().unwrap()).unwrap();
     assert_eq!(d["reason"], "compiler-message");
     assert_eq!(d["message"]["code"]["code"], "lint_rules::safety-comment");
+}
+
+/// `--json`: one document of the suite's schema (`report::results`) on stdout, in place of the
+/// findings; the summary stays on stderr, and the exit code is the same as without it.
+#[test]
+fn json_result_is_one_document_of_the_suites_schema() {
+    let dir = tree();
+    let k = dir.path().join("rust/kernel");
+    std::fs::write(k.join("a.rs"), UNSAFE).unwrap();
+    let suppressed = "// SPDX-License-Identifier: GPL-2.0\n\n//! Suppressed.\n\nfn f(v: Option<u32>) -> u32 {\n    // lint-allow(no-panic): the caller checked.\n    v.unwrap()\n}\n";
+    std::fs::write(k.join("b.rs"), suppressed).unwrap();
+    std::fs::write(k.join("c_bindings_generated.rs"), "pub const X: u32 = 1;\n").unwrap();
+    std::fs::write(k.join("d_latin1.rs"), b"// SPDX-License-Identifier: GPL-2.0\n//! caf\xe9\n")
+        .unwrap();
+    let r = run(dir.path(), &["check", "--json", "rust"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let ToolResult::LintRules(mut lint) = results::from_json(&r.stdout).unwrap() else {
+        panic!("not lint-rules' result: {}", r.stdout)
+    };
+    lint.millis = 0;
+    let want = Lint {
+        files: 2,
+        findings: vec![LintFinding {
+            rule: "safety-comment".to_owned(),
+            level: "error".to_owned(),
+            file: "rust/kernel/a.rs".to_owned(),
+            line: 6,
+            message: "`unsafe` block without a preceding `// SAFETY:` comment".to_owned(),
+        }],
+        suppressed: 1,
+        not_linted: vec![
+            "rust/kernel/d_latin1.rs: not UTF-8 (invalid byte at offset 43); Rust source must be UTF-8"
+                .to_owned(),
+        ],
+        skipped_generated: vec!["rust/kernel/c_bindings_generated.rs".to_owned()],
+        skipped_vendored: 0,
+        millis: 0,
+    };
+    assert_eq!(lint, want);
+    assert!(
+        r.stderr.contains(
+            "lint-rules: 2 files, 1 errors, 0 warnings, 1 suppressed, 1 files not linted, in "
+        ),
+        "{}",
+        r.stderr
+    );
+
+    // Nothing linted is still an error, the document printed all the same.
+    let r = run(dir.path(), &["check", "--json", "rust/kernel/c_bindings_generated.rs"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("lint-rules: error: no Rust file linted: "), "{}", r.stderr);
+    let ToolResult::LintRules(lint) = results::from_json(&r.stdout).unwrap() else {
+        panic!("not lint-rules' result: {}", r.stdout)
+    };
+    assert_eq!((lint.files, lint.skipped_generated.len()), (0, 1));
+
+    // One document or a stream of diagnostics, not both.
+    let r = run(dir.path(), &["check", "--json", "--message-format", "json", "rust"]);
+    assert_eq!((r.code, r.stdout.as_str()), (2, ""), "{}", r.stderr);
 }
 
 /// Regression: with stdout closed (`lint-rules rules | head -1`), `println!` panicked with

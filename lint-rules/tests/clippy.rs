@@ -16,7 +16,7 @@ fn clippy_findings_merge_with_ours() {
     // The module as if it were a driver in the tree, built with O=.
     let json = json.replace("$MODULE", "/k/src/drivers/misc");
     let found = clippy::parse_output(&json, Path::new("/k/src"), Path::new("/k/obj"));
-    let codes: Vec<&str> = found.iter().map(|f| f.rule.as_str()).collect();
+    let codes: Vec<&str> = found.iter().map(|f| f.rule()).collect();
     assert_eq!(
         codes,
         [
@@ -34,7 +34,7 @@ fn clippy_findings_merge_with_ours() {
         .findings
         .iter()
         .map(|f| {
-            let who = if f.origin == Origin::Clippy { "clippy" } else { "lint-rules" };
+            let who = if matches!(f.origin, Origin::Clippy(_)) { "clippy" } else { "lint-rules" };
             format!("[{who}] {}", diag::render_human(f, Some(&text)))
         })
         .collect();
@@ -91,7 +91,7 @@ fn clippy_no_panic_counterparts_follow_the_rule_exemptions() {
     let result =
         lint_rules::lint_file(&FileContext::for_path("rust/kernel/x.rs"), text, &config, found);
     let got: Vec<(String, usize)> =
-        result.findings.iter().map(|f| (f.rule.clone(), f.span.line)).collect();
+        result.findings.iter().map(|f| (f.rule().to_owned(), f.span.line)).collect();
     let want: Vec<(String, usize)> = [
         // `as_ptr` and `try_from(..).unwrap()` share line 16: the kernel's own disallowed method
         // stays beside our `no-panic`, which stands for clippy's `unwrap` there.

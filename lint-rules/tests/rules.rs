@@ -1,148 +1,122 @@
 //! Fixture tests, one per rule: each fixture holds positive and negative cases, and its
 //! findings, rendered like rustc, are compared with `tests/golden/<path>.txt`, where `<path>` is
 //! the path in a kernel tree that the fixture is linted as (which decides the kind of code). A
-//! rule's own fixture sits beside it (`src/rules/<rule>/fixture.rs`); fixtures about several
-//! rules or none in particular are in `tests/fixtures/`, laid out like a kernel tree. Update the
-//! golden files with `UPDATE_EXPECT=1 cargo test -p lint-rules --test rules`.
+//! rule's own fixtures sit beside it (`src/rules/<rule>/fixture.rs`, and `fixture_<case>.rs`
+//! for more) and are found there; fixtures about several rules or none in particular are in
+//! `tests/fixtures/`, laid out like a kernel tree, and listed here. Update the golden files
+//! with `UPDATE_EXPECT=1 cargo test -p lint-rules --test rules`.
 
 use std::collections::BTreeSet;
 
 use expect_test::expect_file;
 use lint_rules::{Config, FileContext, Level, catalogue, diag};
 
-/// The findings of the fixture `on_disk` (relative to the crate) linted as `rel`. A fixture
-/// that breaks the repository's own tidy rules (a Rust file without a `//!` comment) is stored
-/// as `<name>.rs.in`.
+/// The rules about leaf modules, whose fixtures are linted as drivers (`drivers/misc/`); the
+/// others' are linted as core kernel code (`rust/kernel/`).
+const LEAF_RULES: &[&str] = &["leaf_bindings"];
+
+/// The fixtures in `tests/fixtures/` (relative to the crate), each with the path it is linted
+/// as. A fixture that breaks the repository's own tidy rules (a Rust file without a `//!`
+/// comment) is stored as `<name>.rs.in`.
+const SHARED_FIXTURES: &[(&str, &str)] = &[
+    // `bad-suppression` and `unused-suppression`, suppressing `no-panic`.
+    ("tests/fixtures/rust/kernel/suppressions.rs", "rust/kernel/suppressions.rs"),
+    // `spdx` and `module-docs`.
+    (
+        "tests/fixtures/rust/kernel/missing_spdx_and_docs.rs.in",
+        "rust/kernel/missing_spdx_and_docs.rs",
+    ),
+    // A file that does not parse: the parser's findings, no rule's.
+    ("tests/fixtures/rust/kernel/does_not_parse.rs", "rust/kernel/does_not_parse.rs"),
+    // Host code, where only the documentation and comment rules apply.
+    ("tests/fixtures/rust/macros/host_code.rs", "rust/macros/host_code.rs"),
+];
+
+/// The rules' own fixtures, `src/rules/<rule>/fixture*.rs` (relative to the crate), each with
+/// the path it is linted as: `fixture.rs` as `<rule>.rs`, `fixture_<case>.rs` as `<case>.rs`.
+fn rule_fixtures() -> Vec<(String, String)> {
+    let mut fixtures = Vec::new();
+    for rule in rule_folders() {
+        let dir = if LEAF_RULES.contains(&rule.as_str()) { "drivers/misc" } else { "rust/kernel" };
+        for entry in std::fs::read_dir(format!("src/rules/{rule}")).unwrap() {
+            let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+            let Some(case) = name.strip_prefix("fixture").and_then(|n| n.strip_suffix(".rs"))
+            else {
+                continue;
+            };
+            let linted_as = match case.strip_prefix('_') {
+                Some(case) => format!("{dir}/{case}.rs"),
+                None => format!("{dir}/{rule}.rs"),
+            };
+            fixtures.push((format!("src/rules/{rule}/{name}"), linted_as));
+        }
+    }
+    fixtures.sort();
+    fixtures
+}
+
+/// The rules' folders under `src/rules/` (not the shared helpers, `util.rs`), by name.
+fn rule_folders() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir("src/rules")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// The findings of the fixture `on_disk` (relative to the crate) linted as `rel`, rendered, and
+/// the rules they are of. The rules that are off by default are switched on in their own
+/// fixtures.
 fn render(on_disk: &str, rel: &str) -> (String, Vec<String>) {
     let text = std::fs::read_to_string(on_disk).unwrap();
     let mut config = Config::default();
-    // The rules that are off by default are switched on in their own fixtures.
-    for (id, fixture) in
-        [("vertical-imports", "vertical_imports"), ("expect-over-allow", "expect_over_allow")]
-    {
-        if rel.contains(fixture) {
-            config.levels.insert(id.to_owned(), Level::Warning);
+    for rule in catalogue::RULES.iter().filter(|r| r.default_level == Level::Allow) {
+        if on_disk.starts_with(&format!("src/rules/{}/", rule.id.replace('-', "_"))) {
+            config.levels.insert(rule.id.to_owned(), Level::Warning);
         }
     }
     let result = lint_rules::lint_file(&FileContext::for_path(rel), &text, &config, Vec::new());
     let out: String =
         result.findings.iter().map(|f| diag::render_human(f, Some(&text)) + "\n").collect();
     let out = format!("{out}suppressed: {}\n", result.suppressed);
-    (out, result.findings.iter().map(|f| f.rule.clone()).collect())
+    (out, result.findings.iter().map(|f| f.rule().to_owned()).collect())
 }
 
-fn check(on_disk: &str, rel: &str) -> Vec<String> {
-    let (out, rules) = render(on_disk, rel);
+fn check(on_disk: &str, rel: &str) {
+    let (out, _) = render(on_disk, rel);
     expect_file![format!("golden/{}", rel.replace(".rs", ".txt"))].assert_eq(&out);
-    rules
 }
 
-macro_rules! fixtures {
-    ($($name:ident: $on_disk:literal as $path:literal,)*) => {
-        $(
-            #[test]
-            fn $name() {
-                check($on_disk, $path);
-            }
-        )*
-
-        /// Every rule of the catalogue has a fixture where it fires.
-        #[test]
-        fn every_rule_fires_in_some_fixture() {
-            let fired: BTreeSet<String> =
-                [$(($on_disk, $path)),*].iter().flat_map(|(d, p)| render(d, p).1).collect();
-            let missing: Vec<&str> =
-                catalogue::RULES.iter().map(|r| r.id).filter(|id| !fired.contains(*id)).collect();
-            assert!(missing.is_empty(), "rules without a positive fixture: {missing:?}");
-        }
-
-        /// Every fixture beside a rule (`src/rules/<rule>/fixture*.rs`) is in the list above.
-        #[test]
-        fn every_fixture_beside_a_rule_is_linted() {
-            let listed = [$($on_disk),*];
-            let unlisted: Vec<String> = rule_folders()
-                .iter()
-                .flat_map(|dir| std::fs::read_dir(dir).unwrap())
-                .map(|e| e.unwrap().path().to_string_lossy().into_owned())
-                .filter(|p| p.rsplit('/').next().is_some_and(|n| n.starts_with("fixture")))
-                .filter(|p| !listed.contains(&p.as_str()))
-                .collect();
-            assert!(unlisted.is_empty(), "fixtures that no test lints: {unlisted:?}");
-        }
-    };
-}
-
-/// The rules' folders, `src/rules/<rule>/` (not the shared helpers, `util.rs`).
-fn rule_folders() -> Vec<String> {
-    let mut dirs: Vec<String> = std::fs::read_dir("src/rules")
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir())
-        .map(|p| p.to_string_lossy().into_owned())
-        .collect();
-    dirs.sort();
-    dirs
-}
-
-/// Each rule of the catalogue is a folder of its own, named after its id, whose `mod.rs` holds
-/// its catalogue entry; and each folder is a rule of the catalogue.
+/// Every rule's own fixtures against their golden files.
 #[test]
-fn every_rule_is_a_folder() {
-    let folders: Vec<String> =
-        rule_folders().iter().map(|d| d.trim_start_matches("src/rules/").to_owned()).collect();
-    let mut ids: Vec<String> = catalogue::RULES.iter().map(|r| r.id.replace('-', "_")).collect();
-    ids.sort();
-    assert_eq!(folders, ids);
-    for r in catalogue::RULES {
-        let path = format!("src/rules/{}/mod.rs", r.id.replace('-', "_"));
-        let text = std::fs::read_to_string(&path).unwrap();
-        assert!(
-            text.contains(&format!("pub(crate) const RULE: Rule = Rule {{\n    id: \"{}\",", r.id)),
-            "{path} does not hold the catalogue entry of {}",
-            r.id
-        );
+fn rule_fixtures_match_their_goldens() {
+    let fixtures = rule_fixtures();
+    assert!(!fixtures.is_empty(), "no fixture found under src/rules/");
+    for (on_disk, rel) in &fixtures {
+        check(on_disk, rel);
     }
 }
 
-fixtures! {
-    safety_comment:
-        "src/rules/safety_comment/fixture.rs" as "rust/kernel/safety_comment.rs",
-    safety_todo:
-        "src/rules/safety_todo/fixture.rs" as "rust/kernel/safety_todo.rs",
-    safety_section:
-        "src/rules/safety_section/fixture.rs" as "rust/kernel/safety_section.rs",
-    invariant_comment:
-        "src/rules/invariant_comment/fixture.rs" as "rust/kernel/invariant_comment.rs",
-    srctree_links:
-        "src/rules/srctree_links/fixture.rs" as "rust/kernel/srctree_links.rs",
-    doc_first_sentence:
-        "src/rules/doc_first_sentence/fixture.rs" as "rust/kernel/doc_first_sentence.rs",
-    vertical_imports:
-        "src/rules/vertical_imports/fixture.rs" as "rust/kernel/vertical_imports.rs",
-    no_panic:
-        "src/rules/no_panic/fixture.rs" as "rust/kernel/no_panic.rs",
-    panics_section:
-        "src/rules/panics_section/fixture.rs" as "rust/kernel/panics_section.rs",
-    infallible_alloc:
-        "src/rules/infallible_alloc/fixture.rs" as "rust/kernel/infallible_alloc.rs",
-    no_float:
-        "src/rules/no_float/fixture.rs" as "rust/kernel/no_float.rs",
-    core_ffi_types:
-        "src/rules/core_ffi_types/fixture.rs" as "rust/kernel/core_ffi_types.rs",
-    expect_over_allow:
-        "src/rules/expect_over_allow/fixture.rs" as "rust/kernel/expect_over_allow.rs",
-    suppressions:
-        "tests/fixtures/rust/kernel/suppressions.rs" as "rust/kernel/suppressions.rs",
-    spdx_and_module_docs: "tests/fixtures/rust/kernel/missing_spdx_and_docs.rs.in"
-        as "rust/kernel/missing_spdx_and_docs.rs",
-    parse_error:
-        "tests/fixtures/rust/kernel/does_not_parse.rs" as "rust/kernel/does_not_parse.rs",
-    leaf_bindings:
-        "src/rules/leaf_bindings/fixture.rs" as "drivers/misc/leaf_bindings.rs",
-    local_bindings:
-        "src/rules/leaf_bindings/fixture_local_bindings.rs" as "drivers/misc/local_bindings.rs",
-    host_code:
-        "tests/fixtures/rust/macros/host_code.rs" as "rust/macros/host_code.rs",
+/// The fixtures about several rules against their golden files.
+#[test]
+fn shared_fixtures_match_their_goldens() {
+    for (on_disk, rel) in SHARED_FIXTURES {
+        check(on_disk, rel);
+    }
+}
+
+/// Every rule of the catalogue has a fixture where it fires.
+#[test]
+fn every_rule_fires_in_some_fixture() {
+    let shared = SHARED_FIXTURES.iter().map(|(d, p)| (d.to_string(), p.to_string()));
+    let fired: BTreeSet<String> =
+        rule_fixtures().into_iter().chain(shared).flat_map(|(d, p)| render(&d, &p).1).collect();
+    let missing: Vec<&str> =
+        catalogue::RULES.iter().map(|r| r.id).filter(|id| !fired.contains(*id)).collect();
+    assert!(missing.is_empty(), "rules without a positive fixture: {missing:?}");
 }
 
 /// `lint-rules/RULES.md` is the catalogue's generated documentation.
@@ -166,15 +140,13 @@ fn catalogue_examples_do_what_they_say() {
         } else {
             let header = "// SPDX-License-Identifier: GPL-2.0\n\n//! Example.\n\n";
             let as_items = format!("{header}{example}");
-            let parses = lint_rules::lint_file(
+            let parses = !lint_rules::lint_file(
                 &FileContext::for_path("rust/kernel/example.rs"),
                 &as_items,
                 &Config::default(),
                 Vec::new(),
             )
-            .findings
-            .iter()
-            .all(|f| f.rule != "parse-error");
+            .parse_failed;
             if parses {
                 as_items
             } else {
@@ -189,7 +161,7 @@ fn catalogue_examples_do_what_they_say() {
         let result =
             lint_rules::lint_file(&FileContext::for_path(path), &text, &config, Vec::new());
         assert!(!result.parse_failed, "the example of {id} does not parse:\n{text}");
-        result.findings.into_iter().map(|f| f.rule).collect()
+        result.findings.iter().map(|f| f.rule().to_owned()).collect()
     };
     for r in catalogue::RULES {
         assert!(

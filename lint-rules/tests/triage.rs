@@ -58,7 +58,7 @@ fn fresh_run(srctree: &Path) -> (Places, VendoredCrates) {
         let result = lint_rules::lint_file(&cx, &text, &Config::default(), Vec::new());
         assert!(!result.parse_failed, "{} does not parse", input.name);
         for f in result.findings {
-            found.insert((f.rule, format!("{}:{}", f.file, f.span.line)));
+            found.insert((f.rule().to_owned(), format!("{}:{}", f.file, f.span.line)));
         }
     }
     (found, vendored)

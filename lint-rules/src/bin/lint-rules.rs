@@ -1,21 +1,24 @@
 //! `lint-rules`: the kernel's Rust coding rules on files, trees or a patch, merged with the
-//! kernel's clippy run, printed like rustc (human, or JSON for the editor).
+//! kernel's clippy run, printed like rustc (human, or JSON for the editor), or as one document
+//! of the suite's results (`check --json`). The work is the library's (`lint_rules::check`);
+//! this parses the arguments and renders what it returns.
 //!
 //! Exit codes: 0 no finding at error level, 1 findings at error level (or files that could
 //! not be linted), 2 usage or environment error, or no Rust file linted (unless
 //! `--allow-empty`).
 
 use std::collections::BTreeMap;
-use std::io::Write;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
 
 use anyhow::{Context, bail};
 use clap::{Parser, Subcommand, ValueEnum};
-use lint_rules::files::{self, Source};
-use lint_rules::{Config, FileContext, Finding, Level, catalogue, clippy, diag};
 use kbuild::flycheck::FlycheckArgs;
+use lint_rules::check::{CheckOptions, Checked, ClippyModule, ClippyOptions, Event, Touched};
+use lint_rules::files;
+use lint_rules::{Config, Finding, Level, catalogue, diag};
+use report::results::{Lint, LintFinding, ToolResult};
 
 /// The kernel's Rust coding rules, checked like a compiler would.
 #[derive(Parser, Debug)]
@@ -65,9 +68,13 @@ struct CheckArgs {
     /// `--srctree`, else the current directory.
     #[arg(long)]
     base: Option<PathBuf>,
-    /// Output format.
+    /// Output format of each finding.
     #[arg(long, value_enum, default_value = "human")]
     message_format: Format,
+    /// Print one JSON document of the whole result on stdout (the suite's schema,
+    /// `report::results`) instead of each finding.
+    #[arg(long, conflicts_with = "message_format")]
+    json: bool,
     /// Only report findings on lines that this unified diff adds (`-` for stdin).
     #[arg(long)]
     diff: Option<PathBuf>,
@@ -142,6 +149,7 @@ fn main() -> ExitCode {
     }
 }
 
+/// The levels `--rule ID=LEVEL` sets, by the ids users write.
 fn config(args: &CheckArgs) -> anyhow::Result<Config> {
     let mut levels = BTreeMap::new();
     for r in &args.rules {
@@ -159,8 +167,30 @@ fn config(args: &CheckArgs) -> anyhow::Result<Config> {
     Ok(Config { levels, clippy_ran: args.clippy || !args.clippy_modules.is_empty() })
 }
 
+/// `lint-rules check`: the library's check, each finding printed as it comes (unless `--json`),
+/// then the summary on stderr.
 fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
-    let start = Instant::now();
+    let options = check_options(args)?;
+    let format = (!args.json).then_some(args.message_format);
+    let mut stdout = progress::stdout::lock();
+    let checked =
+        lint_rules::check::check(&options, &mut |event| print_event(&mut stdout, format, event))?;
+    if args.json {
+        let lint = ToolResult::LintRules(to_result(&checked));
+        write!(stdout, "{}", report::results::to_json(lint))?;
+    }
+    stdout.flush().ok();
+    drop(stdout);
+    print_summary(args, &checked);
+    if !args.allow_empty {
+        checked.require_linted(&options)?;
+    }
+    Ok(if checked.failed() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// What to check, from the arguments: paths relative to the current directory, the base, the
+/// patch's lines, the levels and the clippy runs.
+fn check_options(args: &CheckArgs) -> anyhow::Result<CheckOptions> {
     let config = config(args)?;
     let cwd = std::env::current_dir().context("reading the current directory")?;
     let base = args.base.clone().or_else(|| args.srctree.clone()).unwrap_or_else(|| cwd.clone());
@@ -171,199 +201,108 @@ fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     } else {
         args.paths.iter().map(|p| cwd.join(p)).collect()
     };
-    let touched = match &args.diff {
-        None => None,
-        Some(p) => {
-            let text = if p == Path::new("-") {
-                std::io::read_to_string(std::io::stdin()).context("reading the diff from stdin")?
-            } else {
-                std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?
-            };
-            Some(lint_rules::diff::touched_lines(&text))
-        }
+    let touched = args.diff.as_deref().map(touched_lines).transpose()?;
+    Ok(CheckOptions {
+        paths,
+        base,
+        touched,
+        config,
+        include_generated: args.include_generated,
+        vendored: args.vendored,
+        clippy: clippy_options(args, &cwd)?,
+    })
+}
+
+/// The lines the patch at `path` adds (`-`: stdin).
+fn touched_lines(path: &Path) -> anyhow::Result<Touched> {
+    let text = if path == Path::new("-") {
+        io::read_to_string(io::stdin()).context("reading the diff from stdin")?
+    } else {
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?
     };
+    Ok(lint_rules::diff::touched_lines(&text))
+}
 
-    let mut clippy_findings: BTreeMap<String, Vec<Finding>> = BTreeMap::new();
-    if let (Some(srctree), Some(objtree)) = (args.srctree.as_deref(), args.objtree.as_deref()) {
-        if args.clippy {
-            for f in run_clippy(srctree, objtree, args.clippy_log.as_deref())? {
-                clippy_findings.entry(f.file.clone()).or_default().push(f);
-            }
-        }
-        for m in &args.clippy_modules {
-            let Some((build, source)) = m.split_once('=') else {
-                bail!("--clippy-module {m}: expected BUILD_DIR=SOURCE_DIR")
-            };
-            let source = cwd.join(source);
-            let source = source.canonicalize().unwrap_or(source);
-            for mut f in run_clippy_module(srctree, objtree, Path::new(build))? {
-                // From the build copy back to the source file, named like the inputs.
-                if let Ok(rel) = Path::new(&f.file).strip_prefix(build) {
-                    let path = source.join(rel);
-                    f.file = path
-                        .strip_prefix(&base)
-                        .map_or_else(|_| path.display().to_string(), |r| r.display().to_string());
-                }
-                clippy_findings.entry(f.file.clone()).or_default().push(f);
-            }
-        }
+/// The clippy runs asked for (`--clippy`, `--clippy-module`), when the trees are given.
+fn clippy_options(args: &CheckArgs, cwd: &Path) -> anyhow::Result<Option<ClippyOptions>> {
+    let (Some(srctree), Some(objtree)) = (&args.srctree, &args.objtree) else { return Ok(None) };
+    let mut modules = Vec::new();
+    for m in &args.clippy_modules {
+        let Some((build, source)) = m.split_once('=') else {
+            bail!("--clippy-module {m}: expected BUILD_DIR=SOURCE_DIR")
+        };
+        let source = cwd.join(source);
+        let source = source.canonicalize().unwrap_or(source);
+        modules.push(ClippyModule { build: PathBuf::from(build), source });
     }
+    Ok(Some(ClippyOptions {
+        srctree: srctree.clone(),
+        objtree: objtree.clone(),
+        tree: args.clippy,
+        modules,
+        log: args.clippy_log.clone(),
+    }))
+}
 
-    let (inputs, errors) = files::collect(&paths, &base);
-    let mut problems = 0usize;
-    for e in &errors {
-        eprintln!("lint-rules: error: {e}");
-        problems += 1;
-    }
-    let mut all = Vec::new();
-    let mut skipped_generated = Vec::new();
-    // Per vendored crate, how many of its files were skipped.
-    let mut skipped_vendored: BTreeMap<files::Vendored, usize> = BTreeMap::new();
-    let mut stdout = progress::stdout::lock();
-    let mut linted = 0usize;
-    let mut suppressed = 0usize;
-    for input in &inputs {
-        if let Some(t) = &touched
-            && !t.contains_key(&input.name)
-        {
-            continue;
-        }
-        if let Some(v) = &input.vendored
-            && !args.vendored
-        {
-            *skipped_vendored.entry(v.clone()).or_default() += 1;
-            // Not kernel code: clippy's findings there (the kernel builds them with
-            // `--cap-lints=allow`, so there should be none) go with the file.
-            clippy_findings.remove(&input.name);
-            continue;
-        }
-        let bytes = match std::fs::read(&input.path) {
-            Ok(b) => b,
-            Err(e) => {
-                eprintln!("lint-rules: error: {}: {e}", input.path.display());
-                problems += 1;
-                continue;
+/// Prints what the check reports as it goes: findings on stdout in `format` (none with
+/// `--json`), the rest on stderr.
+fn print_event(out: &mut impl Write, format: Option<Format>, event: Event<'_>) -> io::Result<()> {
+    match event {
+        Event::ClippyKeptKernel(keys) => eprintln!(
+            "lint-rules: clippy ran with the kernel's .clippy.toml settings of {}, not lint-rules/kernel-clippy.toml's",
+            keys.join(", ")
+        ),
+        Event::NotLinted(why) => eprintln!("lint-rules: error: {why}"),
+        Event::Finding { finding, text, path } => {
+            if let Some(format) = format {
+                emit(out, format, finding, text, path)?;
             }
-        };
-        let source = if files::made_by_kbuild(&input.path) {
-            Source::Generated
-        } else {
-            files::classify(&input.name, bytes)
-        };
-        let text = match source {
-            Source::Generated if !args.include_generated => {
-                skipped_generated.push(input.name.clone());
-                continue;
-            }
-            Source::Generated => match std::fs::read_to_string(&input.path) {
-                Ok(t) => t,
-                Err(e) => {
-                    eprintln!("lint-rules: error: {}: {e}", input.path.display());
-                    problems += 1;
-                    continue;
-                }
-            },
-            Source::NotUtf8(at) => {
-                eprintln!(
-                    "lint-rules: error: {}: not UTF-8 (invalid byte at offset {at}); Rust source must be UTF-8",
-                    input.name
-                );
-                problems += 1;
-                continue;
-            }
-            Source::Text(t) => t,
-        };
-        linted += 1;
-        let mut cx = FileContext::for_path(&input.name);
-        cx.name = input.name.clone();
-        let extra = clippy_findings.remove(&input.name).unwrap_or_default();
-        let mut result = lint_rules::lint_file(&cx, &text, &config, extra);
-        suppressed += result.suppressed;
-        if let Some(t) = &touched {
-            let lines = &t[&input.name];
-            result.findings.retain(|f| {
-                (f.span.line..=f.span.end_line.max(f.span.line)).any(|l| lines.contains(&l))
-            });
         }
-        for f in &result.findings {
-            emit(&mut stdout, args.message_format, f, Some(&text), &input.path)?;
-        }
-        all.extend(result.findings);
     }
-    // Clippy findings in files that were not linted (outside the paths): still reported, but
-    // for generated files (the kernel's doctests, `rust/doctests_kernel_generated.rs`, where
-    // `no-panic` would not apply either), which are skipped like ours.
-    let mut generated_clippy = BTreeMap::<String, usize>::new();
-    if !args.include_generated {
-        clippy_findings.retain(|file, found| {
-            if files::generated_name(file) {
-                generated_clippy.insert(file.clone(), found.len());
-            }
-            !files::generated_name(file)
-        });
-    }
-    for f in clippy_findings.into_values().flatten() {
-        if touched
-            .as_ref()
-            .is_some_and(|t| !t.get(&f.file).is_some_and(|l| l.contains(&f.span.line)))
-        {
-            continue;
-        }
-        let path = base.join(&f.file);
-        let text = std::fs::read_to_string(&path).ok();
-        emit(&mut stdout, args.message_format, &f, text.as_deref(), &path)?;
-        all.push(f);
-    }
-    stdout.flush().ok();
-    drop(stdout);
+    Ok(())
+}
 
-    let errors = all.iter().filter(|f| f.level == Level::Error).count();
-    let warnings = all.iter().filter(|f| f.level == Level::Warning).count();
-    if !skipped_generated.is_empty() {
+/// The summary on stderr: what was skipped, the table of findings per rule with `--summary`,
+/// and the counts.
+fn print_summary(args: &CheckArgs, checked: &Checked) {
+    let skipped = &checked.skipped_generated;
+    if !skipped.is_empty() {
         eprintln!(
             "lint-rules: skipped {} generated file{} ({}); --include-generated lints them",
-            skipped_generated.len(),
-            if skipped_generated.len() == 1 { "" } else { "s" },
-            skipped_generated.join(", ")
+            skipped.len(),
+            plural(skipped.len()),
+            skipped.join(", ")
         );
     }
-    if !generated_clippy.is_empty() {
-        let n: usize = generated_clippy.values().sum();
-        let names: Vec<String> = generated_clippy.keys().cloned().collect();
+    let clippy = &checked.skipped_generated_clippy;
+    if !clippy.is_empty() {
+        let n: usize = clippy.values().sum();
+        let names: Vec<&str> = clippy.keys().map(String::as_str).collect();
         eprintln!(
             "lint-rules: skipped {n} clippy finding{} in generated files ({}); --include-generated reports them",
-            if n == 1 { "" } else { "s" },
+            plural(n),
             names.join(", ")
         );
     }
-    if !skipped_vendored.is_empty() {
-        eprintln!("lint-rules: {}", vendored_summary(&skipped_vendored));
+    if !checked.skipped_vendored.is_empty() {
+        eprintln!("lint-rules: {}", vendored_summary(&checked.skipped_vendored));
     }
     if args.summary {
-        eprint!("{}", diag::table(&all));
+        eprint!("{}", diag::table(&checked.findings));
     }
     eprintln!(
-        "lint-rules: {linted} files, {errors} errors, {warnings} warnings, {suppressed} suppressed, {problems} files not linted, in {}",
-        progress::format_duration(start.elapsed())
+        "lint-rules: {} files, {} errors, {} warnings, {} suppressed, {} files not linted, in {}",
+        checked.linted,
+        checked.count(Level::Error),
+        checked.count(Level::Warning),
+        checked.suppressed,
+        checked.not_linted.len(),
+        progress::format_duration(checked.took)
     );
-    if linted == 0 && problems == 0 && !args.allow_empty {
-        let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-        let found = if touched.is_some() {
-            format!("the diff touches none of the {} Rust file(s) under", inputs.len())
-        } else {
-            format!("{} Rust file(s) found under", inputs.len())
-        };
-        let skipped = if skipped_generated.is_empty() && skipped_vendored.is_empty() {
-            ""
-        } else {
-            ", every one of them generated or vendored (--include-generated, --vendored lint them)"
-        };
-        bail!(
-            "no Rust file linted: {found} {}{skipped}; --allow-empty accepts that",
-            paths.join(" ")
-        );
-    }
-    Ok(if errors > 0 || problems > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }
 
 /// One line: the vendored crates skipped, with their version and how many files each.
@@ -378,25 +317,51 @@ fn vendored_summary(skipped: &BTreeMap<files::Vendored, usize>) -> String {
         .collect();
     format!(
         "skipped {files} file{} of {} vendored third-party crate{} ({}); --vendored lints them",
-        if files == 1 { "" } else { "s" },
+        plural(files),
         skipped.len(),
-        if skipped.len() == 1 { "" } else { "s" },
+        plural(skipped.len()),
         crates.join(", ")
     )
 }
 
+/// The check's result in the suite's schema (`--json`): levels in the words the human output
+/// uses, each file not linted as `path: why`.
+fn to_result(checked: &Checked) -> Lint {
+    let findings = checked
+        .findings
+        .iter()
+        .map(|f| LintFinding {
+            rule: f.rule().to_owned(),
+            level: f.level.as_str().to_owned(),
+            file: f.file.clone(),
+            line: f.span.line,
+            message: f.message.clone(),
+        })
+        .collect();
+    Lint {
+        files: checked.linted,
+        findings,
+        suppressed: checked.suppressed,
+        not_linted: checked.not_linted.iter().map(ToString::to_string).collect(),
+        skipped_generated: checked.skipped_generated.clone(),
+        skipped_vendored: checked.skipped_vendored.values().sum(),
+        millis: u64::try_from(checked.took.as_millis()).unwrap_or(u64::MAX),
+    }
+}
+
+/// Writes one finding in `format`.
 fn emit(
     out: &mut impl Write,
     format: Format,
     f: &Finding,
     text: Option<&str>,
     path: &Path,
-) -> anyhow::Result<()> {
+) -> io::Result<()> {
     match format {
         Format::Human => writeln!(out, "{}", diag::render_human(f, text))?,
         Format::Json => {
             let d = diag::to_rustc(f, text, &path.display().to_string());
-            writeln!(out, "{}", serde_json::to_string(&d)?)?;
+            writeln!(out, "{}", serde_json::to_string(&d).map_err(io::Error::other)?)?;
         }
         Format::CargoJson => {
             let d = diag::to_rustc(f, text, &path.display().to_string());
@@ -415,46 +380,32 @@ fn emit(
     Ok(())
 }
 
-fn run_clippy_module(srctree: &Path, objtree: &Path, dir: &Path) -> anyhow::Result<Vec<Finding>> {
-    let step = progress::start(&format!("clippy: make M={} CLIPPY=1", dir.display()));
-    match clippy::run_module(srctree, objtree, dir, Some(clippy::CLIPPY_TOML)) {
-        Ok(run) => {
-            step.done(&format!("{} objects, {} findings", run.targets.len(), run.findings.len()));
-            Ok(run.findings)
-        }
-        Err(e) => {
-            step.failed();
-            Err(e.into())
-        }
-    }
-}
-
-fn run_clippy(srctree: &Path, objtree: &Path, log: Option<&Path>) -> anyhow::Result<Vec<Finding>> {
-    let step = progress::start("clippy: the kernel's clippy run, outside the tree");
-    let run = match clippy::run(srctree, objtree, Some(clippy::CLIPPY_TOML)) {
-        Ok(run) => run,
-        Err(e) => {
-            step.failed();
-            return Err(e.into());
-        }
-    };
-    step.done(&format!("{} crates, {} findings", run.targets.len(), run.findings.len()));
-    if !run.additions_left_out.is_empty() {
-        eprintln!(
-            "lint-rules: clippy ran with the kernel's .clippy.toml settings of {}, not lint-rules/kernel-clippy.toml's",
-            run.additions_left_out.join(", ")
-        );
-    }
-    if let Some(log) = log {
-        std::fs::write(log, &run.json).with_context(|| format!("writing {}", log.display()))?;
-    }
-    Ok(run.findings)
-}
-
 /// kbuild's check of the crate (its JSON diagnostics kept), then ours on the crate's files;
 /// rustc's and clippy's findings that repeat ours are dropped. Exit 0 when both ran (findings
 /// are the normal case), 2 when they could not.
 fn flycheck(args: &FlycheckArgs) -> anyhow::Result<ExitCode> {
+    let kbuild_lines = kbuild_diagnostics(args)?;
+    let root = lint_rules::flycheck::crate_root(&args.objtree, &args.label)?;
+    let config = Config { clippy_ran: args.clippy, ..Config::default() };
+    let linted = lint_rules::flycheck::lint_crate(&root, &args.srctree, &config);
+    let ours: Vec<Finding> = linted.iter().flat_map(|l| l.findings.iter().cloned()).collect();
+    let mut stdout = progress::stdout::lock();
+    for line in
+        lint_rules::flycheck::without_duplicates(&kbuild_lines, &ours, &args.srctree, &args.objtree)
+    {
+        writeln!(stdout, "{line}")?;
+    }
+    for file in &linted {
+        for f in &file.findings {
+            emit(&mut stdout, Format::Json, f, Some(&file.text), &file.path)?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// kbuild's rebuild of the crate: its JSON diagnostics, with absolute file names; its other
+/// output goes to stderr.
+fn kbuild_diagnostics(args: &FlycheckArgs) -> anyhow::Result<Vec<String>> {
     let check = kbuild::flycheck::check_command(&args.objtree, &args.label, args.clippy)?;
     let cmd = kbuild::make::kernel_make(&args.srctree, &args.objtree)
         .args(&check.make_args)
@@ -471,35 +422,5 @@ fn flycheck(args: &FlycheckArgs) -> anyhow::Result<ExitCode> {
     if out.timed_out {
         return Err(out.check(&cmd).unwrap_err().into());
     }
-
-    let root = lint_rules::flycheck::crate_root(&args.objtree, &args.label)?;
-    let srctree = args.srctree.canonicalize().unwrap_or_else(|_| args.srctree.clone());
-    let config = Config { clippy_ran: args.clippy, ..Config::default() };
-    let mut ours = Vec::new();
-    let mut texts = BTreeMap::new();
-    for path in lint_rules::flycheck::crate_files(&root) {
-        let name = path
-            .strip_prefix(&srctree)
-            .or_else(|_| path.strip_prefix(&args.srctree))
-            .map_or_else(|_| path.display().to_string(), |r| r.display().to_string());
-        let Ok(bytes) = std::fs::read(&path) else { continue };
-        let Source::Text(text) = files::classify(&name, bytes) else { continue };
-        let result =
-            lint_rules::lint_file(&FileContext::for_path(&name), &text, &config, Vec::new());
-        for f in &result.findings {
-            texts.insert(f.file.clone(), (path.clone(), text.clone()));
-        }
-        ours.extend(result.findings);
-    }
-    let mut stdout = progress::stdout::lock();
-    for line in
-        lint_rules::flycheck::without_duplicates(&kbuild_lines, &ours, &args.srctree, &args.objtree)
-    {
-        writeln!(stdout, "{line}")?;
-    }
-    for f in &ours {
-        let (path, text) = &texts[&f.file];
-        emit(&mut stdout, Format::Json, f, Some(text), path)?;
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(kbuild_lines)
 }

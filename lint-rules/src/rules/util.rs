@@ -5,7 +5,7 @@
 use ra_ap_syntax::ast::{self, AstNode, AstToken, HasAttrs, HasVisibility};
 use ra_ap_syntax::{SyntaxKind, SyntaxNode, SyntaxToken, T};
 
-use super::DocLine;
+use crate::rule::DocLine;
 
 pub(crate) fn is_trivia(t: &SyntaxToken) -> bool {
     matches!(t.kind(), SyntaxKind::WHITESPACE | SyntaxKind::COMMENT)

@@ -5,13 +5,13 @@
 //! suppressing `no-panic`), which `tests/rules.rs` lints as `rust/kernel/suppressions.rs`
 //! against `tests/golden/rust/kernel/suppressions.txt`.
 
-use crate::catalogue::{self, Level, Rule};
-use crate::rules::Check;
+use crate::finding::PARSE_ERROR;
+use crate::rule::{Check, Level, Rule};
 use crate::suppress::Suppression;
 
 /// The rule's catalogue entry: the walk does not call it (`check` is `NONE`), the
-/// suppressions are checked where [`apply`](crate::suppress::apply) applies them.
-pub(crate) const RULE: Rule = Rule {
+/// suppressions are checked where `lint::lint_file` applies them.
+pub(crate) static RULE: Rule = Rule {
     id: "bad-suppression",
     summary: "a suppression names known rules and gives a reason",
     rationale: "A suppression is a reviewed exception: `// lint-allow(rule): reason` must say \
@@ -24,10 +24,11 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 /// What is wrong with a suppression, if anything: it names no rule, or a rule that is neither
-/// ours nor clippy's, or it gives no reason.
-pub(crate) fn problem(s: &Suppression) -> Option<String> {
+/// ours (`is_ours`, the catalogue's, which sits above the rules) nor clippy's, or it gives no
+/// reason.
+pub(crate) fn problem(s: &Suppression, is_ours: &dyn Fn(&str) -> bool) -> Option<String> {
     let unknown: Vec<&str> =
-        s.rules.iter().filter(|r| !known_rule(r)).map(String::as_str).collect();
+        s.rules.iter().filter(|r| !known_rule(r, is_ours)).map(String::as_str).collect();
     if s.rules.is_empty() {
         Some("suppression names no rule".to_owned())
     } else if !unknown.is_empty() {
@@ -39,6 +40,9 @@ pub(crate) fn problem(s: &Suppression) -> Option<String> {
     }
 }
 
-fn known_rule(r: &str) -> bool {
-    catalogue::rule(r).is_some() || r.starts_with("clippy::") || r == "parse-error"
+/// Whether a suppression may name `r`: a rule of ours, a clippy lint, or [`PARSE_ERROR`] (which
+/// a suppression has always been allowed to name, though a file that does not parse has no
+/// suppressions read).
+fn known_rule(r: &str, is_ours: &dyn Fn(&str) -> bool) -> bool {
+    is_ours(r) || r.starts_with("clippy::") || r == PARSE_ERROR
 }

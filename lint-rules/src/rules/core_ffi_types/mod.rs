@@ -7,11 +7,10 @@
 use ra_ap_syntax::{SyntaxKind, SyntaxToken, T};
 
 use super::util::{is_trivia, next_code, prev_code};
-use super::{Check, Cx};
-use crate::catalogue::{Level, Rule};
+use crate::rule::{Check, Cx, Level, Rule};
 
 /// The rule's catalogue entry, with its checks.
-pub(crate) const RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     id: "core-ffi-types",
     summary: "C types come from the kernel's `ffi` crate, not `core::ffi`",
     rationale: "\"The kernel does not use `core::ffi`, so it can customise the mapping that \
@@ -66,7 +65,7 @@ fn check_token(cx: &mut Cx<'_>, i: usize) {
         let mapped: Vec<&str> = names.into_iter().filter(|n| MAPPED_C_TYPES.contains(n)).collect();
         if !mapped.is_empty() {
             cx.push_token(
-                RULE.id,
+                &RULE,
                 t,
                 format!(
                     "C type{} `{}` taken from `core::ffi`, not the kernel's `ffi` crate",

@@ -4,11 +4,10 @@
 //! `rust/kernel/doc_first_sentence.rs` against
 //! `tests/golden/rust/kernel/doc_first_sentence.txt`.
 
-use super::{Check, Cx, DocLine};
-use crate::catalogue::{Level, Rule};
+use crate::rule::{Check, Cx, DocLine, Level, Rule};
 
 /// The rule's catalogue entry, with its checks.
-pub(crate) const RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     id: "doc-first-sentence",
     summary: "the first paragraph of an item's documentation is a single sentence",
     rationale: "\"The first paragraph must be a single sentence briefly describing what the \
@@ -40,7 +39,7 @@ fn check_doc(cx: &mut Cx<'_>, lines: &[DocLine<'_>]) {
         let r = first_token.text_range();
         let end = para.last().map_or(r.end(), |(_, t)| t.text_range().end());
         cx.push(
-            RULE.id,
+            &RULE,
             r.start().into(),
             end.into(),
             format!("the first paragraph of the documentation has {sentences} sentences"),

@@ -8,11 +8,10 @@ use ra_ap_syntax::ast::{self, AstNode, AstToken};
 use ra_ap_syntax::{SyntaxKind, SyntaxNode};
 
 use super::util::{has_attr_named, in_token_tree};
-use super::{Check, Cx};
-use crate::catalogue::{Level, Rule};
+use crate::rule::{Check, Cx, Level, Rule};
 
 /// The rule's catalogue entry, with its checks.
-pub(crate) const RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     id: "expect-over-allow",
     summary: "`#[expect(...)]` instead of `#[allow(...)]` where the lint always fires",
     rationale: "\"prefer `expect` over `allow` unless: conditional compilation triggers the \
@@ -59,7 +58,7 @@ fn check_node(cx: &mut Cx<'_>, node: &SyntaxNode) {
     }
     let r = node.text_range();
     cx.push(
-        RULE.id,
+        &RULE,
         r.start().into(),
         r.end().into(),
         "`#[allow]` where `#[expect]` would say when the lint stops firing".to_owned(),

@@ -8,11 +8,10 @@ use ra_ap_syntax::ast::{self, AstNode, HasArgList};
 use ra_ap_syntax::{SyntaxKind, SyntaxNode};
 
 use super::util::const_by_ancestors;
-use super::{Check, Cx};
-use crate::catalogue::{Level, Rule};
+use crate::rule::{Check, Cx, Level, Rule};
 
 /// The rule's catalogue entry, with its checks.
-pub(crate) const RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     id: "infallible-alloc",
     summary: "allocations take GFP flags and can fail (`KBox::new(x, GFP_KERNEL)?`)",
     rationale: "Kernel allocations can fail and need flags saying how to allocate; the \
@@ -69,7 +68,7 @@ fn alloc_call(cx: &mut Cx<'_>, c: &ast::CallExpr) {
     if infallible {
         let r = c.syntax().text_range();
         cx.push(
-            RULE.id,
+            &RULE,
             r.start().into(),
             r.end().into(),
             format!("`{ty}::{func}` without allocation flags"),
@@ -89,7 +88,7 @@ fn alloc_method(cx: &mut Cx<'_>, m: &ast::MethodCallExpr) {
     if infallible {
         let r = name.syntax().text_range();
         cx.push(
-            RULE.id,
+            &RULE,
             r.start().into(),
             r.end().into(),
             format!("`.{}()` without allocation flags", name.text()),
@@ -104,7 +103,7 @@ fn alloc_macro(cx: &mut Cx<'_>, m: &ast::MacroCall) {
     {
         let r = m.syntax().text_range();
         cx.push(
-            RULE.id,
+            &RULE,
             r.start().into(),
             r.end().into(),
             format!("`{name}!` allocates infallibly"),

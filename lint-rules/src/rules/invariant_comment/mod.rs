@@ -8,11 +8,10 @@ use ra_ap_syntax::ast::{self, AstNode, HasName};
 use ra_ap_syntax::{SyntaxKind, SyntaxNode, SyntaxToken};
 
 use super::util::{has_section, in_test, item_docs};
-use super::{Check, Cx};
-use crate::catalogue::{Level, Rule};
+use crate::rule::{Check, Cx, Level, Rule};
 
 /// The rule's catalogue entry, with its checks.
-pub(crate) const RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     id: "invariant-comment",
     summary: "a value of a type with `# Invariants` is built after an `// INVARIANT:` comment",
     rationale: "Types document their invariants under `# Invariants`, and code that \
@@ -84,7 +83,7 @@ fn check_file(cx: &mut Cx<'_>) {
         if !commented {
             let r = path.syntax().text_range();
             cx.push(
-                RULE.id,
+                &RULE,
                 r.start().into(),
                 r.end().into(),
                 format!("a `{ty}` (which has `# Invariants`) is built without an `// INVARIANT:` comment"),

@@ -10,11 +10,11 @@ use ra_ap_syntax::ast::{self, AstNode, HasName};
 use ra_ap_syntax::{SyntaxKind, SyntaxNode, T};
 
 use super::util::{next_code, prev_code};
-use super::{Check, Cx, FileKind};
-use crate::catalogue::{Level, Rule};
+use crate::file_kind::FileKind;
+use crate::rule::{Check, Cx, Level, Rule};
 
 /// The rule's catalogue entry, with its checks.
-pub(crate) const RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     id: "leaf-bindings",
     summary: "drivers and samples do not use `bindings` directly",
     rationale: "\"Rust code in leaf modules (e.g. drivers) should not use the C bindings \
@@ -54,7 +54,7 @@ fn check_file(cx: &mut Cx<'_>) {
             && t.parent_ancestors().any(|n| n.kind() == SyntaxKind::USE);
         if via_kernel || bare || in_use_list {
             cx.push_token(
-                RULE.id,
+                &RULE,
                 t,
                 "a leaf module uses the C `bindings` directly".to_owned(),
                 Some("use (or add) a safe abstraction in the `kernel` crate"),

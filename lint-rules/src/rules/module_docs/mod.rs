@@ -8,11 +8,10 @@
 
 use ra_ap_syntax::ast::{self, AstNode, AstToken, HasAttrs};
 
-use super::{Check, Cx};
-use crate::catalogue::{Level, Rule};
+use crate::rule::{Check, Cx, Level, Rule};
 
 /// The rule's catalogue entry, with its checks.
-pub(crate) const RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     id: "module-docs",
     summary: "every file (crate or module) has `//!` documentation",
     rationale: "Rust code is documented with rustdoc, and modules are documented like any \
@@ -33,7 +32,7 @@ fn check_file(cx: &mut Cx<'_>) {
     });
     if !has_docs {
         cx.push(
-            RULE.id,
+            &RULE,
             0,
             0,
             "the file has no `//!` documentation".to_owned(),

@@ -7,11 +7,10 @@ use ra_ap_syntax::ast::{self, AstNode};
 use ra_ap_syntax::{SyntaxKind, SyntaxToken};
 
 use super::util::in_token_tree;
-use super::{Check, Cx};
-use crate::catalogue::{Level, Rule};
+use crate::rule::{Check, Cx, Level, Rule};
 
 /// The rule's catalogue entry, with its checks.
-pub(crate) const RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     id: "no-float",
     summary: "no floating point in kernel code",
     rationale: "Kernel code does not use floating point: the FPU state belongs to user space \
@@ -46,7 +45,7 @@ fn check_token(cx: &mut Cx<'_>, i: usize) {
         }
         _ => return,
     };
-    cx.push_token(RULE.id, t, message, None);
+    cx.push_token(&RULE, t, message, None);
 }
 
 /// Whether a token is in the self type of an `impl` (`unsafe impl Zeroable for f32 {}`):

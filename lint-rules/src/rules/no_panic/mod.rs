@@ -9,11 +9,11 @@ use ra_ap_syntax::ast::AstNode;
 use ra_ap_syntax::{Edition, SourceFile, SyntaxKind, SyntaxToken};
 
 use super::util::{in_const, in_macro_rules_matcher, in_test, panicking};
-use super::{Check, Cx, FileContext, FileKind};
-use crate::catalogue::{Level, Rule};
+use crate::file_kind::{FileContext, FileKind};
+use crate::rule::{Check, Cx, Level, Rule};
 
 /// The rule's catalogue entry, with its checks.
-pub(crate) const RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     id: "no-panic",
     summary: "no `unwrap()`, `expect()`, `panic!`, `todo!` or `unimplemented!` outside tests and `const` contexts",
     rationale: "\"panicking should be very rare and used only with a good reason. In almost \
@@ -43,7 +43,7 @@ fn check_token(cx: &mut Cx<'_>, i: usize) {
         && !in_macro_rules_matcher(t)
     {
         cx.push_token(
-            RULE.id,
+            &RULE,
             t,
             format!("`{what}` in kernel code"),
             Some("return an error instead (`?`, `ok_or(EINVAL)?`); a panic takes the kernel down"),

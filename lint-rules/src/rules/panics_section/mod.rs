@@ -10,11 +10,10 @@ use ra_ap_syntax::{SyntaxKind, SyntaxNode, SyntaxToken};
 use super::util::{
     has_section, in_const, in_test, is_public_fn, item_docs, panicking, statement_comments,
 };
-use super::{Check, Cx};
-use crate::catalogue::{Level, Rule};
+use crate::rule::{Check, Cx, Level, Rule};
 
 /// The rule's catalogue entry, with its checks.
-pub(crate) const RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     id: "panics-section",
     summary: "a public function that can panic documents when under `# Panics`",
     rationale: "\"if a function may panic, the conditions under which that happens must be \
@@ -59,7 +58,7 @@ fn check_node(cx: &mut Cx<'_>, node: &SyntaxNode) {
         {
             let nr = name.syntax().text_range();
             cx.push(
-                RULE.id,
+                &RULE,
                 nr.start().into(),
                 nr.end().into(),
                 format!(

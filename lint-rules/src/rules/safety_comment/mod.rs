@@ -10,12 +10,11 @@ use ra_ap_syntax::{Edition, SourceFile, SyntaxToken, T};
 use super::util::{
     in_macro_rules_matcher, is_safety_comment, next_code, prev_code, statement_comments,
 };
-use super::{Check, Cx, DocLine};
-use crate::catalogue::{Level, Rule};
-use crate::finding::LineIndex;
+use crate::lines::LineIndex;
+use crate::rule::{Check, Cx, DocLine, Level, Rule};
 
 /// The rule's catalogue entry, with its checks.
-pub(crate) const RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     id: "safety-comment",
     summary: "every `unsafe` block and `unsafe impl` is preceded by a `// SAFETY:` comment",
     rationale: "\"Any `unsafe` block must be preceded by a `// SAFETY:` comment describing why \
@@ -50,7 +49,7 @@ fn check_token(cx: &mut Cx<'_>, i: usize) {
     let justified = |c: &&SyntaxToken| is_safety_comment(c) || is_impl && is_doc_safety_comment(c);
     if !comments.iter().any(justified) {
         cx.push_token(
-            RULE.id,
+            &RULE,
             t,
             format!("{what} without a preceding `// SAFETY:` comment"),
             Some("say why it is sound in a `// SAFETY:` comment just before it"),
@@ -144,7 +143,7 @@ fn doctest(cx: &mut Cx<'_>, lines: &[DocLine<'_>]) {
         let start = usize::from(token.text_range().start()) + at.min(src.len());
         let what = if next == Some(T![impl]) { "`unsafe impl`" } else { "`unsafe` block" };
         cx.push(
-            RULE.id,
+            &RULE,
             start,
             start + "unsafe".len().min(src.len() - at.min(src.len())),
             format!("{what} without a preceding `// SAFETY:` comment (in a doctest)"),

@@ -8,11 +8,10 @@ use ra_ap_syntax::ast::{self, AstNode, HasName, HasVisibility};
 use ra_ap_syntax::{SyntaxKind, SyntaxNode};
 
 use super::util::{has_section, in_test, is_public_fn, item_docs};
-use super::{Check, Cx};
-use crate::catalogue::{Level, Rule};
+use crate::rule::{Check, Cx, Level, Rule};
 
 /// The rule's catalogue entry, with its checks.
-pub(crate) const RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     id: "safety-section",
     summary: "every public `unsafe fn` and `unsafe trait` has a `# Safety` doc section",
     rationale: "\"Unsafe functions must document their safety preconditions under a \
@@ -36,7 +35,7 @@ fn check_node(cx: &mut Cx<'_>, node: &SyntaxNode) {
             if !has_section(&item_docs(node), "Safety") {
                 let nr = name.syntax().text_range();
                 cx.push(
-                    RULE.id,
+                    &RULE,
                     nr.start().into(),
                     nr.end().into(),
                     format!("public `unsafe fn {}` without a `# Safety` section", name.text()),
@@ -52,7 +51,7 @@ fn check_node(cx: &mut Cx<'_>, node: &SyntaxNode) {
             {
                 let name = t.name().map_or(node.text_range(), |n| n.syntax().text_range());
                 cx.push(
-                    RULE.id,
+                    &RULE,
                     name.start().into(),
                     name.end().into(),
                     format!(

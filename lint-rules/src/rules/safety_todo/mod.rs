@@ -6,11 +6,10 @@
 use ra_ap_syntax::{SyntaxKind, SyntaxToken};
 
 use super::util::{fenced, is_safety_comment};
-use super::{Check, Cx, DocLine};
-use crate::catalogue::{Level, Rule};
+use crate::rule::{Check, Cx, DocLine, Level, Rule};
 
 /// The rule's catalogue entry, with its checks.
-pub(crate) const RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     id: "safety-todo",
     summary: "no `// SAFETY: TODO.` placeholders",
     rationale: "A `// SAFETY:` comment must say why the code is sound \
@@ -27,7 +26,7 @@ fn check_token(cx: &mut Cx<'_>, i: usize) {
     let t = &cx.tokens[i];
     if t.kind() == SyntaxKind::COMMENT && is_safety_comment(t) && is_safety_todo(t) {
         cx.push_token(
-            RULE.id,
+            &RULE,
             t,
             "`// SAFETY: TODO` placeholder instead of a justification".to_owned(),
             Some("write why the `unsafe` code is sound"),
@@ -47,7 +46,7 @@ fn check_doc(cx: &mut Cx<'_>, lines: &[DocLine<'_>]) {
             && is_todo(rest)
         {
             cx.push_token(
-                RULE.id,
+                &RULE,
                 token,
                 "`// SAFETY: TODO` placeholder in a doctest".to_owned(),
                 Some("write why the `unsafe` code is sound; readers copy examples"),

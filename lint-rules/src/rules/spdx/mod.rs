@@ -6,11 +6,10 @@
 //! `rust/kernel/missing_spdx_and_docs.rs` against
 //! `tests/golden/rust/kernel/missing_spdx_and_docs.txt`; every other fixture is a negative case.
 
-use super::{Check, Cx};
-use crate::catalogue::{Level, Rule};
+use crate::rule::{Check, Cx, Level, Rule};
 
 /// The rule's catalogue entry, with its checks.
-pub(crate) const RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     id: "spdx",
     summary: "the first line is an SPDX license identifier",
     rationale: "Every kernel source file starts with its license as an SPDX identifier on \
@@ -26,7 +25,7 @@ fn check_file(cx: &mut Cx<'_>) {
     let first = cx.text.lines().next().unwrap_or("");
     if !first.trim_start().starts_with("// SPDX-License-Identifier:") {
         cx.push(
-            RULE.id,
+            &RULE,
             0,
             first.len(),
             "the first line is not an SPDX license identifier".to_owned(),

@@ -4,11 +4,10 @@
 //! `rust/kernel/srctree_links.rs` against `tests/golden/rust/kernel/srctree_links.txt`.
 
 use super::util::fenced;
-use super::{Check, Cx, DocLine};
-use crate::catalogue::{Level, Rule};
+use crate::rule::{Check, Cx, DocLine, Level, Rule};
 
 /// The rule's catalogue entry, with its checks.
-pub(crate) const RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     id: "srctree-links",
     summary: "C headers mentioned in docs are linked with `srctree/`",
     rationale: "\"the kernel supports creating links relative to the source tree by \
@@ -39,7 +38,7 @@ fn check_doc(cx: &mut Cx<'_>, lines: &[DocLine<'_>]) {
             let offset = token.text().find(path.text).unwrap_or(0);
             let start = usize::from(r.start()) + offset;
             cx.push(
-                RULE.id,
+                &RULE,
                 start,
                 start + path.text.len(),
                 format!("C header `{}` is not linked with `srctree/`", path.text),

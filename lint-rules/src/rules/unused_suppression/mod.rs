@@ -4,13 +4,12 @@
 //! suppressing `no-panic`), which `tests/rules.rs` lints as `rust/kernel/suppressions.rs`
 //! against `tests/golden/rust/kernel/suppressions.txt`.
 
-use crate::catalogue::{Level, Rule};
-use crate::rules::Check;
+use crate::rule::{Check, Level, Rule};
 use crate::suppress::Suppression;
 
 /// The rule's catalogue entry: the walk does not call it (`check` is `NONE`), the
-/// suppressions are checked where [`apply`](crate::suppress::apply) applies them.
-pub(crate) const RULE: Rule = Rule {
+/// suppressions are checked where `lint::lint_file` applies them.
+pub(crate) static RULE: Rule = Rule {
     id: "unused-suppression",
     summary: "a suppression that suppresses nothing is removed",
     rationale: "Like `#[expect]` over `#[allow]` (Documentation/rust/coding-guidelines.rst, \

@@ -7,11 +7,10 @@
 use ra_ap_syntax::SyntaxNode;
 use ra_ap_syntax::ast::{self, AstNode};
 
-use super::{Check, Cx};
-use crate::catalogue::{Level, Rule};
+use crate::rule::{Check, Cx, Level, Rule};
 
 /// The rule's catalogue entry, with its checks.
-pub(crate) const RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     id: "vertical-imports",
     summary: "imports from a `{...}` list are one per line",
     rationale: "Newer kernels ask for one import per line, with a trailing `//` to keep \
@@ -38,7 +37,7 @@ fn check_node(cx: &mut Cx<'_>, node: &SyntaxNode) {
     if sorted.len() != lines.len() {
         let r = node.text_range();
         cx.push(
-            RULE.id,
+            &RULE,
             r.start().into(),
             r.end().into(),
             "several imports on one line".to_owned(),

@@ -1,3 +1,6 @@
+//! The results schema: what is written reads back, another schema or no result is refused
+//! by name, and the summaries are renderings of the values.
+
 use super::*;
 
 fn layout() -> ToolResult {
