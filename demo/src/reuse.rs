@@ -66,7 +66,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let input = dir.path().join("vmlinux");
         std::fs::write(&input, "one").unwrap();
-        let reuse = |extra| Reuse::new(dir.path(), "boot", key_of(&[input.clone()], extra));
+        let reuse =
+            |extra| Reuse::new(dir.path(), "boot", key_of(std::slice::from_ref(&input), extra));
         assert_eq!(reuse("v1").get(), None);
         reuse("v1").put("booted");
         assert_eq!(reuse("v1").get().as_deref(), Some("booted"));

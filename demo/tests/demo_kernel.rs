@@ -64,7 +64,11 @@ fn every_tool_gives_its_result_on_the_demo_tree() {
     let ToolResult::LayoutCheck(layout) = result("layout-check") else { panic!() };
     assert!(layout.ok() && layout.compared > 100, "{}", layout.summary());
     // The summary is each result's rendering.
-    for line in [demo::summary::one_line(&ToolResult::LayoutCheck(layout))] {
+    let lines = [
+        demo::summary::one_line(&ToolResult::KallsymsCheck(kallsyms)),
+        demo::summary::one_line(&ToolResult::LayoutCheck(layout)),
+    ];
+    for line in lines {
         assert!(out.stdout.contains(&line), "{line}\n{}", out.stdout);
     }
 }
