@@ -42,13 +42,11 @@ fn kernel_obj_configured_but_not_built() {
     fs::write(src.join("Kbuild"), "").unwrap();
     fs::write(obj.join(".config"), "CONFIG_RUST=y\n").unwrap();
     let (code, stderr) = workbench(&[
-        "demo".as_ref(),
+        "kernel".as_ref(),
         "--srctree".as_ref(),
         src.as_ref(),
         "--objtree".as_ref(),
         obj.as_ref(),
-        "--work-dir".as_ref(),
-        dir.path().join("work").as_ref(),
     ]);
     assert_eq!(code, 2);
     let d = dir.path().display();
