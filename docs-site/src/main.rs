@@ -23,44 +23,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Document every crate of a built tree and assemble the site; prints its index.html
-    Build {
-        /// The kernel source tree
-        #[arg(long)]
-        srctree: PathBuf,
-        /// The built objtree (the srctree for an in-tree build)
-        #[arg(long)]
-        objtree: PathBuf,
-        /// An out-of-tree module's build directory (repeatable)
-        #[arg(long = "extmod-dir")]
-        extmod_dirs: Vec<PathBuf>,
-        /// Where the site goes (replaced whole by each build)
-        #[arg(long)]
-        out: PathBuf,
-        /// Where documented crates are kept between builds (default: <out>.work)
-        #[arg(long)]
-        work: Option<PathBuf>,
-        /// Link `core` to its documentation on doc.rust-lang.org instead of shipping it
-        #[arg(long)]
-        core_upstream: bool,
-        /// Base URL for `srctree/` links instead of the site's own source view
-        #[arg(long)]
-        srctree_url: Option<String>,
-        /// The configuration's name for the landing page
-        #[arg(long, default_value = "the objtree's .config")]
-        config_name: String,
-        /// rustdoc runs at a time (default: the number of CPUs)
-        #[arg(long, short)]
-        jobs: Option<usize>,
-        /// Boot the kernel in QEMU to run its doctests (KUnit) and show the results
-        #[arg(long)]
-        doctests: bool,
-        /// Check the site's links when it is built; exit 1 on any broken link
-        #[arg(long)]
-        check: bool,
-        /// Print the result as JSON (`report::results`' schema) instead of the index's path
-        #[arg(long)]
-        json: bool,
-    },
+    Build(BuildArgs),
     /// Check every link of a site (ours or `make rustdoc`'s); exit 1 on any broken link
     Check {
         /// The site's folder
@@ -115,6 +78,47 @@ enum Command {
     },
 }
 
+/// `docs-site build`'s arguments.
+#[derive(clap::Args)]
+struct BuildArgs {
+    /// The kernel source tree
+    #[arg(long)]
+    srctree: PathBuf,
+    /// The built objtree (the srctree for an in-tree build)
+    #[arg(long)]
+    objtree: PathBuf,
+    /// An out-of-tree module's build directory (repeatable)
+    #[arg(long = "extmod-dir")]
+    extmod_dirs: Vec<PathBuf>,
+    /// Where the site goes (replaced whole by each build)
+    #[arg(long)]
+    out: PathBuf,
+    /// Where documented crates are kept between builds (default: <out>.work)
+    #[arg(long)]
+    work: Option<PathBuf>,
+    /// Link `core` to its documentation on doc.rust-lang.org instead of shipping it
+    #[arg(long)]
+    core_upstream: bool,
+    /// Base URL for `srctree/` links instead of the site's own source view
+    #[arg(long)]
+    srctree_url: Option<String>,
+    /// The configuration's name for the landing page
+    #[arg(long, default_value = "the objtree's .config")]
+    config_name: String,
+    /// rustdoc runs at a time (default: the number of CPUs)
+    #[arg(long, short)]
+    jobs: Option<usize>,
+    /// Boot the kernel in QEMU to run its doctests (KUnit) and show the results
+    #[arg(long)]
+    doctests: bool,
+    /// Check the site's links when it is built; exit 1 on any broken link
+    #[arg(long)]
+    check: bool,
+    /// Print the result as JSON (`report::results`' schema) instead of the index's path
+    #[arg(long)]
+    json: bool,
+}
+
 fn main() -> ExitCode {
     let _stdout = progress::stdout::quiet_when_closed();
     let cli = Cli::parse();
@@ -133,79 +137,7 @@ fn threads() -> usize {
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        Command::Build {
-            srctree,
-            objtree,
-            extmod_dirs,
-            out,
-            work,
-            core_upstream,
-            srctree_url,
-            config_name,
-            jobs,
-            doctests,
-            check,
-            json,
-        } => {
-            let out = std::path::absolute(&out).context("the --out path")?;
-            let work = match work {
-                Some(w) => w,
-                None => PathBuf::from(format!("{}.work", out.display())),
-            };
-            let options = Options {
-                srctree,
-                objtree,
-                extmod_dirs,
-                out,
-                work,
-                core_upstream,
-                srctree_links: srctree_url.map_or(SrctreeLinks::SourceView, SrctreeLinks::BaseUrl),
-                config_name,
-                jobs: jobs.unwrap_or_else(threads),
-                doctests,
-                rustdoc: PathBuf::from("rustdoc"),
-            };
-            let summary =
-                generate::generate(&options).context("building the documentation site")?;
-            let failed = generate::failed(&summary);
-            for (name, why) in &failed {
-                eprintln!("docs-site: {name} is missing from the site: {why}");
-            }
-            for problem in &summary.problems {
-                eprintln!("docs-site: warning: {problem}");
-            }
-            eprintln!(
-                "docs-site: {} crates ({} failed), {}, in {} (rustdoc {}){}",
-                summary.crates.len(),
-                failed.len(),
-                docs_site::site::format_size(summary.size),
-                progress::format_duration(summary.total_time),
-                progress::format_duration(summary.rustdoc_time),
-                summary
-                    .doctests
-                    .as_ref()
-                    .map(|d| format!("; doctests in the kernel: {}", d.summary_line()))
-                    .unwrap_or_default()
-            );
-            if !summary.unlinked.is_empty() {
-                eprint!("docs-site: {}", docs_site::mend::render(&summary.unlinked, 10));
-            }
-            let mut code = if failed.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) };
-            let links = if check { Some(links_of(&summary)?) } else { None };
-            if let Some(report) = &links {
-                eprint!("docs-site: links: {}", linkcheck::render(report, 10));
-                if !report.broken.is_empty() {
-                    code = ExitCode::from(1);
-                }
-            }
-            if json {
-                let result = docs_site::result::to_result(&summary, links.as_ref());
-                print!("{}", results::to_json(results::ToolResult::DocsSite(result)));
-            } else {
-                println!("{}", summary.index.display());
-            }
-            Ok(code)
-        }
+        Command::Build(args) => build(args),
         Command::Check { dir, show, json, strict } => {
             if !dir.is_dir() {
                 anyhow::bail!("{}: no such directory", dir.display());
@@ -290,8 +222,81 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// `LABEL:SRCTREE:OBJTREE:SITE` arguments as versions (the work folder is `SITE.work`, as
-/// `docs-site build` makes it by default).
+/// Builds the site, prints what became of it, checks its links when asked.
+fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
+    let BuildArgs {
+        srctree,
+        objtree,
+        extmod_dirs,
+        out,
+        work,
+        core_upstream,
+        srctree_url,
+        config_name,
+        jobs,
+        doctests,
+        check,
+        json,
+    } = args;
+    let out = std::path::absolute(&out).context("the --out path")?;
+    let work = match work {
+        Some(w) => w,
+        None => PathBuf::from(format!("{}.work", out.display())),
+    };
+    let options = Options {
+        srctree,
+        objtree,
+        extmod_dirs,
+        out,
+        work,
+        core_upstream,
+        srctree_links: srctree_url.map_or(SrctreeLinks::SourceView, SrctreeLinks::BaseUrl),
+        config_name,
+        jobs: jobs.unwrap_or_else(threads),
+        doctests,
+        rustdoc: PathBuf::from("rustdoc"),
+    };
+    let summary = generate::generate(&options).context("building the documentation site")?;
+    let failed = generate::failed(&summary);
+    for (name, why) in &failed {
+        eprintln!("docs-site: {name} is missing from the site: {why}");
+    }
+    for problem in &summary.problems {
+        eprintln!("docs-site: warning: {problem}");
+    }
+    eprintln!(
+        "docs-site: {} crates ({} failed), {}, in {} (rustdoc {}){}",
+        summary.crates.len(),
+        failed.len(),
+        docs_site::site::format_size(summary.size),
+        progress::format_duration(summary.total_time),
+        progress::format_duration(summary.rustdoc_time),
+        summary
+            .doctests
+            .as_ref()
+            .map(|d| format!("; doctests in the kernel: {}", d.summary_line()))
+            .unwrap_or_default()
+    );
+    if !summary.unlinked.is_empty() {
+        eprint!("docs-site: {}", docs_site::mend::render(&summary.unlinked, 10));
+    }
+    let mut code = if failed.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) };
+    let links = if check { Some(links_of(&summary)?) } else { None };
+    if let Some(report) = &links {
+        eprint!("docs-site: links: {}", linkcheck::render(report, 10));
+        if !report.broken.is_empty() {
+            code = ExitCode::from(1);
+        }
+    }
+    if json {
+        let result = docs_site::result::to_result(&summary, links.as_ref());
+        print!("{}", results::to_json(results::ToolResult::DocsSite(result)));
+    } else {
+        println!("{}", summary.index.display());
+    }
+    Ok(code)
+}
+
 /// The link check of the site just built: the one made as it was swapped into place, or that
 /// its manifest kept, else a new one.
 fn links_of(summary: &generate::Summary) -> anyhow::Result<linkcheck::Report> {
@@ -305,6 +310,8 @@ fn links_of(summary: &generate::Summary) -> anyhow::Result<linkcheck::Report> {
     Ok(report)
 }
 
+/// `LABEL:SRCTREE:OBJTREE:SITE` arguments as versions (the work folder is `SITE.work`, as
+/// `docs-site build` makes it by default).
 fn parse_versions(args: &[String]) -> anyhow::Result<Vec<versions::VersionInput>> {
     args.iter()
         .map(|arg| {
