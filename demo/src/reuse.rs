@@ -1,23 +1,20 @@
-//! A result kept while its inputs are the same: the key is a hash of their contents (the
-//! suite's one freshness mechanism, as the workbench's stamps of its inputs), so that a
-//! rebuilt file with the same bytes is fresh and a changed one with the same size and time
-//! is not.
+//! A result kept while its inputs are the same: the key is a hash of their contents
+//! (`freshness`, the suite's one mechanism), so that a rebuilt file with the same bytes is
+//! fresh and a changed one with the same size and time is not.
 
 use std::path::{Path, PathBuf};
 
-use workbench::inputs::sha256;
+use freshness::Fingerprint;
 
-/// The key of some inputs: each path with the SHA-256 of its contents, one per line (a missing
-/// input is keyed as missing); `extra` (a version, a setting) is part of it.
+/// The key of some inputs: a fingerprint of `extra` (a version, a setting) and each input's
+/// path and contents (a missing input is keyed as missing).
 pub fn key_of(inputs: &[PathBuf], extra: &str) -> String {
-    let mut key = format!("{extra}\n");
+    let mut key = Fingerprint::new();
+    key.add(extra);
     for path in inputs {
-        match std::fs::read(path) {
-            Ok(bytes) => key += &format!("{} {}\n", path.display(), sha256(&bytes)),
-            Err(_) => key += &format!("{} missing\n", path.display()),
-        }
+        key.add_file(path);
     }
-    key
+    key.finish()
 }
 
 /// A result kept in a work folder (`NAME.key`, `NAME.result`), reused while the key of its

@@ -10,9 +10,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::{Duration, Instant, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
-use sha2::{Digest, Sha256};
+use freshness::Fingerprint;
 
 use crate::html;
 use crate::plan::Job;
@@ -76,8 +76,8 @@ struct Stamp {
 #[derive(Debug, serde::Serialize, serde::Deserialize, PartialEq, Eq)]
 struct Input {
     path: PathBuf,
-    len: u64,
-    mtime_ns: u128,
+    /// Its contents' hash: an input is unchanged while its bytes are.
+    sha256: String,
 }
 
 /// The file of a crate's work folder that lists the links its pages lost (see
@@ -161,28 +161,26 @@ fn fingerprint(job: &Job, config: &BuildConfig) -> String {
 /// A hash of this tool's version, `before_cwd`, the job's working directory, `after_cwd`, and
 /// its environment and arguments: what decides a rustdoc run's output besides its input files.
 fn job_fingerprint(job: &Job, before_cwd: &[&str], after_cwd: &[String]) -> String {
-    let mut hash = Sha256::new();
-    let mut add = |s: &str| {
-        hash.update(s.as_bytes());
-        hash.update([0]);
-    };
-    add(env!("CARGO_PKG_VERSION"));
-    before_cwd.iter().for_each(|s| add(s));
-    add(&job.cwd.display().to_string());
-    after_cwd.iter().for_each(|s| add(s));
+    let mut hash = Fingerprint::new();
+    hash.add(env!("CARGO_PKG_VERSION"));
+    for s in before_cwd {
+        hash.add(s);
+    }
+    hash.add(&job.cwd.display().to_string());
+    for s in after_cwd {
+        hash.add(s);
+    }
     for (k, v) in &job.env {
-        add(&format!("{k}={v}"));
+        hash.add(&format!("{k}={v}"));
     }
     for arg in &job.args {
-        add(arg);
+        hash.add(arg);
     }
-    format!("{:x}", hash.finalize())
+    hash.finish()
 }
 
 fn input(path: &Path) -> Option<Input> {
-    let meta = std::fs::metadata(path).ok()?;
-    let mtime_ns = meta.modified().ok()?.duration_since(UNIX_EPOCH).ok()?.as_nanos();
-    Some(Input { path: path.to_owned(), len: meta.len(), mtime_ns })
+    Some(Input { path: path.to_owned(), sha256: freshness::file_sha256(path)? })
 }
 
 /// Whether the stamp in `dir` matches `fingerprint` and every input file is unchanged.

@@ -5,8 +5,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use freshness::Fingerprint;
 use kbuild::{Objtree, RustBuild, Srctree};
-use sha2::{Digest, Sha256};
 
 use crate::build::{self, BuildConfig, CrateResult, Status};
 use crate::doctests::{self, Results};
@@ -580,27 +580,23 @@ fn site_fingerprint(
     doctests: Option<&Results>,
     rustc_version: &str,
 ) -> String {
-    let mut hash = Sha256::new();
-    let mut add = |s: &str| {
-        hash.update(s.as_bytes());
-        hash.update([0]);
-    };
-    add(env!("CARGO_PKG_VERSION"));
-    add(html::REWRITE_VERSION);
-    add(rustc_version);
-    add(&options.config_name);
-    add(&format!("{:?} {}", options.srctree_links, options.core_upstream));
+    let mut hash = Fingerprint::new();
+    hash.add(env!("CARGO_PKG_VERSION"));
+    hash.add(html::REWRITE_VERSION);
+    hash.add(rustc_version);
+    hash.add(&options.config_name);
+    hash.add(&format!("{:?} {}", options.srctree_links, options.core_upstream));
     for r in results {
-        add(&r.name);
-        add(&std::fs::read_to_string(r.dir.join("stamp.json")).unwrap_or_default());
+        hash.add(&r.name);
+        hash.add(&std::fs::read_to_string(r.dir.join("stamp.json")).unwrap_or_default());
     }
     // The landing page's lists: a crate's kind or target can change with its pages unchanged.
-    add(&serde_json::to_string(crates).unwrap_or_default());
+    hash.add(&serde_json::to_string(crates).unwrap_or_default());
     for skipped in &plan.skipped {
-        add(&format!("{} {} {}", skipped.name, skipped.target, skipped.reason));
+        hash.add(&format!("{} {} {}", skipped.name, skipped.target, skipped.reason));
     }
-    add(&serde_json::to_string(&doctests).unwrap_or_default());
-    format!("{:x}", hash.finalize())
+    hash.add(&serde_json::to_string(&doctests).unwrap_or_default());
+    hash.finish()
 }
 
 /// The doctest results of `bzimage`: reused when this image has been booted before, else a
@@ -612,7 +608,7 @@ fn doctest_results(
 ) -> Result<Results, GenerateError> {
     let bytes = std::fs::read(bzimage)
         .map_err(|e| GenerateError::Read { path: bzimage.to_owned(), error: e })?;
-    let hash = format!("{:x}", Sha256::digest(&bytes));
+    let hash = freshness::sha256(&bytes);
     let dir = work.join("doctests");
     // The results' format is part of the name: results read by an older parser are not reused.
     let cached = dir.join(format!("{}-{}.json", &hash[..16], doctests::RESULTS_VERSION));

@@ -21,7 +21,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use sha2::{Digest, Sha256};
+use freshness::Fingerprint;
 
 use crate::build::{self, JsonConfig, Status};
 use crate::html;
@@ -360,10 +360,9 @@ fn fingerprint(
     manifests: &[Manifest],
     json: &[BTreeMap<String, Result<PathBuf, String>>],
 ) -> Result<String, VersionsError> {
-    let mut hash = Sha256::new();
+    let mut hash = Fingerprint::new();
     let mut add = |s: &str| {
-        hash.update(s.as_bytes());
-        hash.update([0]);
+        hash.add(s);
     };
     add(env!("CARGO_PKG_VERSION"));
     add(COMBINED_VERSION);
@@ -390,7 +389,7 @@ fn fingerprint(
             add(&text);
         }
     }
-    Ok(format!("{:x}", hash.finalize()))
+    Ok(hash.finish())
 }
 
 /// Builds the combined site.

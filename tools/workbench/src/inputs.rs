@@ -5,8 +5,6 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
-use sha2::{Digest, Sha256};
-
 /// Bumped when the way trees are prepared changes, so that old trees are re-prepared.
 const RECIPE: u32 = 1;
 
@@ -128,13 +126,7 @@ fn read(path: &Path) -> Result<Vec<u8>, InputError> {
     std::fs::read(path).map_err(|source| InputError::Read { path: path.to_owned(), source })
 }
 
-/// The SHA-256 of `data`, in hex.
-pub fn sha256(data: &[u8]) -> String {
-    Sha256::digest(data).iter().fold(String::new(), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
-}
+pub use freshness::sha256;
 
 /// Reads the inputs: `tarball`, and `demo_kernel/patches/series` with its patches and
 /// `demo_kernel/demo.config` (`demo_kernel` is one version's folder, `demo-kernel/6.12`), then
