@@ -11,6 +11,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 pub mod html;
+pub mod images;
+pub mod scenarios;
 pub mod table;
 
 pub use symbolizer::KSYM_NAME_LEN;

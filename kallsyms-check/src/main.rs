@@ -11,19 +11,18 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use kallsyms_check::html::{ImageHistogram, ScenarioReport, render_html};
-use kallsyms_check::table::{Held, TableError, TableName, held_as};
-use kallsyms_check::{
-    Ending, FrameCheck, KSYM_NAME_LEN, KallsymsEntry, LogCheck, NothingChecked, Source,
-    SymbolTable, check_log, head, identity_matches, length_histogram, parse_proc_kallsyms,
-    prefixed_length, trigger_argument,
+use kallsyms_check::images::Images;
+use kallsyms_check::scenarios::{
+    SCENARIOS, Scenario, ScenarioResult, boot_scenario, check_scenario, not_run_result,
+    prerequisites, scenario_result,
 };
-use qemu::{Guest, Outcome};
-use report::results::{self, ScenarioVerdict};
+use kallsyms_check::table::{Held, TableError, TableName, held_as};
+use kallsyms_check::{FrameCheck, KSYM_NAME_LEN, head, length_histogram, prefixed_length};
+use report::results;
 use symbolizer::Image;
 
 /// Check that Rust symbols come out of kallsyms whole.
@@ -76,102 +75,6 @@ enum Cmd {
     },
 }
 
-/// One way to make the demo kernel oops in Rust code.
-struct Scenario {
-    /// Its name: the module loaded, or how the built-in sample ends (the kernel command line
-    /// that triggers it is shown at run time, in the form the tree's sample takes).
-    name: &'static str,
-    /// What it shows.
-    what: &'static str,
-    /// The out-of-tree module that oopses on load (`rust_oops/NAME.ko`), or `None` for the
-    /// built-in `rust_long_symbols` sample, which `ending` triggers.
-    module: Option<&'static str>,
-    /// How the built-in sample's chain ends.
-    ending: Option<Ending>,
-    /// What its symbols contain: the frames with it are looked for in `/proc/kallsyms`.
-    symbols: &'static str,
-}
-
-impl Scenario {
-    /// The name of its kept console log: the module, or the sample and how it ends.
-    fn log_name(&self) -> String {
-        match (self.module, self.ending) {
-            (Some(module), _) => module.to_owned(),
-            (None, Some(Ending::NullWrite)) => "rust_long_symbols-null".to_owned(),
-            (None, Some(Ending::Panic)) => "rust_long_symbols-panic".to_owned(),
-            (None, None) => self.name.replace(' ', "-"),
-        }
-    }
-}
-
-const SCENARIOS: &[Scenario] = &[
-    Scenario {
-        name: "rust_oops_null",
-        what: "module: NULL-pointer write at the end of a chain of long generic frames",
-        module: Some("rust_oops_null"),
-        ending: None,
-        symbols: "rust_oops_null",
-    },
-    Scenario {
-        name: "rust_oops_panic",
-        what: "module: Rust panic (BUG()) at the end of the same chain",
-        module: Some("rust_oops_panic"),
-        ending: None,
-        symbols: "rust_oops_panic",
-    },
-    Scenario {
-        name: "rust_oops_long",
-        what: "module: frames with symbols of 505 and over 512 characters",
-        module: Some("rust_oops_long"),
-        ending: None,
-        symbols: "rust_oops_long",
-    },
-    Scenario {
-        name: "rust_long_symbols null",
-        what: "vmlinux: NULL-pointer write under frames of about 100, 300, 480, exactly 511 and 512, and over 512 characters",
-        module: None,
-        ending: Some(Ending::NullWrite),
-        symbols: "rust_long_symbols",
-    },
-    Scenario {
-        name: "rust_long_symbols panic",
-        what: "vmlinux: Rust panic (BUG()) under the same frames",
-        module: None,
-        ending: Some(Ending::Panic),
-        symbols: "rust_long_symbols",
-    },
-];
-
-struct Table<'a>(&'a Image);
-
-impl SymbolTable for Table<'_> {
-    fn size_of(&self, name: &str) -> Option<u64> {
-        self.0.symbol(name).map(|(_, size)| size)
-    }
-
-    fn starting_with(&self, prefix: &str) -> Option<(String, u64)> {
-        self.0.complete(prefix).map(|(name, _, size)| (name.to_owned(), size))
-    }
-
-    fn address_of(&self, name: &str) -> Option<u64> {
-        self.0.symbol(name).map(|(address, _)| address)
-    }
-
-    fn function_at(&self, address: u64) -> Option<String> {
-        self.0.function_at(address).map(|(name, ..)| name.to_owned())
-    }
-
-    fn source_at(&self, address: u64) -> Option<Source> {
-        if !self.0.has_dwarf() {
-            return None;
-        }
-        let locations = self.0.locate(address);
-        let location =
-            locations.first().and_then(|l| Some(format!("{}:{}", l.file.as_ref()?, l.line?)));
-        Some(Source { function: locations.last().and_then(|l| l.function.clone()), location })
-    }
-}
-
 fn main() -> ExitCode {
     let _stdout = progress::stdout::quiet_when_closed();
     match run(&Cli::parse()) {
@@ -181,40 +84,6 @@ fn main() -> ExitCode {
             eprintln!("kallsyms-check: error: {e:#}");
             ExitCode::from(2)
         }
-    }
-}
-
-/// `vmlinux` and the modules of a directory, each opened once for all scenarios and reports.
-struct Images {
-    /// (name, image), `vmlinux` first.
-    all: Vec<(String, Image)>,
-}
-
-impl Images {
-    fn open(vmlinux: &Path, modules_dir: &Path) -> anyhow::Result<Images> {
-        Images::with_vmlinux(vmlinux, Image::open(vmlinux)?, modules_dir)
-    }
-
-    /// `vmlinux` already read, and the modules of `modules_dir`.
-    fn with_vmlinux(path: &Path, vmlinux: Image, modules_dir: &Path) -> anyhow::Result<Images> {
-        let mut all = vec![(path.display().to_string(), vmlinux)];
-        for (name, path) in symbolizer::find_modules(modules_dir) {
-            all.push((name, Image::open(&path)?));
-        }
-        Ok(Images { all })
-    }
-
-    /// Checks the Rust frames of `reports` against these images.
-    fn check(&self, reports: &[oops::Report]) -> Result<LogCheck, NothingChecked> {
-        let tables: Vec<(&str, Table<'_>)> =
-            self.all.iter().map(|(n, i)| (n.as_str(), Table(i))).collect();
-        check_log(reports, &mut |module| {
-            let table = match module {
-                None => tables.first(),
-                Some(m) => tables[1..].iter().find(|(n, _)| *n == m.replace('-', "_")),
-            };
-            table.map(|(_, t)| t as &dyn SymbolTable)
-        })
     }
 }
 
@@ -453,147 +322,6 @@ fn run_scenarios(
     Ok(all_ok)
 }
 
-/// What the kernel command line needs to trigger the scenario (nothing for a module, the
-/// built-in sample's trigger parameter, read from `modules.builtin.modinfo`, otherwise), or why
-/// this tree cannot run it.
-fn prerequisites(
-    scenario: &Scenario,
-    builtin_modinfo: &[u8],
-    modinfo_path: &Path,
-    module_dir: &Path,
-) -> Result<String, String> {
-    match (scenario.module, scenario.ending) {
-        (Some(module), _) => {
-            let ko = module_dir.join(format!("{module}.ko"));
-            if ko.is_file() {
-                Ok(String::new())
-            } else {
-                Err(format!(
-                    "{} is missing: build demo-kernel/modules/rust_oops against this tree with M= (make kernel does)",
-                    ko.display()
-                ))
-            }
-        }
-        (None, Some(ending)) => trigger_argument(builtin_modinfo, ending).ok_or_else(|| {
-            format!(
-                "{} lists no built-in rust_long_symbols sample with a trigger parameter: it comes with the demo series (CONFIG_SAMPLE_RUST_LONG_SYMBOLS=y)",
-                modinfo_path.display()
-            )
-        }),
-        (None, None) => Ok(String::new()),
-    }
-}
-
-/// Boots the demo kernel with the scenario's module loaded or `cmdline` added, then reads the
-/// scenario's symbols in `/proc/kallsyms`; returns the boot and its console log.
-fn boot_scenario(
-    scenario: &Scenario,
-    objtree: &Path,
-    module_dir: &Path,
-    cmdline: &str,
-) -> anyhow::Result<(qemu::Boot, String)> {
-    let dir = tempfile::tempdir()?;
-    let mut guest = Guest {
-        busybox: "/bin/busybox".into(),
-        modules: Vec::new(),
-        steps: vec![format!("grep {} /proc/kallsyms", scenario.symbols)],
-    };
-    if let Some(module) = scenario.module {
-        guest.modules.push(module_dir.join(format!("{module}.ko")));
-        guest.steps.insert(0, format!("insmod /lib/modules/{module}.ko"));
-    }
-    let step = progress::start(&format!("scenario {}", scenario.name));
-    let boot = qemu::boot_guest(
-        &objtree.join("arch/x86/boot/bzImage"),
-        &guest,
-        dir.path(),
-        |config| {
-            config.timeout = Duration::from_secs(120);
-            config.append = cmdline.to_owned();
-        },
-        &mut |line| step.message(line),
-    )?;
-    step.done(&boot.describe());
-    let log = std::fs::read_to_string(&boot.log)?;
-    Ok((boot, log))
-}
-
-/// What one scenario's boot showed, checked.
-struct ScenarioResult {
-    /// What the kernel command line had added to trigger it (empty for a module).
-    cmdline: String,
-    /// The boot.
-    boot: qemu::Boot,
-    /// Its console log.
-    log: String,
-    /// The oops reports of the log.
-    reports: Vec<oops::Report>,
-    /// Their Rust frames, checked.
-    checks: Vec<FrameCheck>,
-    /// Why the log held nothing to check, when it did not.
-    nothing_checked: Option<NothingChecked>,
-    /// What the guest's /proc/kallsyms holds of the scenario's code, read after the oops.
-    kallsyms: Vec<KallsymsEntry>,
-    /// The frames of the scenario's code printed with a name /proc/kallsyms does not hold.
-    missing: Vec<String>,
-    /// Whether the function it said it would die in is the symbol at the address it printed.
-    identity: Option<bool>,
-    /// Every check holds.
-    ok: bool,
-}
-
-/// Checks a scenario's boot: its one oops, its Rust frames against `images`, and its frames'
-/// names against the guest's `/proc/kallsyms`.
-fn check_scenario(
-    scenario: &Scenario,
-    images: &Images,
-    cmdline: String,
-    boot: qemu::Boot,
-    log: String,
-) -> ScenarioResult {
-    let reports = oops::parse_log(&log);
-    let (checks, nothing_checked) = match images.check(&reports) {
-        Ok(result) => (result.checks, None),
-        Err(why) => (Vec::new(), Some(why)),
-    };
-    // What the guest's /proc/kallsyms holds of the scenario's code, read after the oops.
-    let kallsyms = boot
-        .console
-        .steps
-        .last()
-        .map(|s| parse_proc_kallsyms(&s.output.join("\n")))
-        .unwrap_or_default();
-    let missing: Vec<String> = checks
-        .iter()
-        .filter(|c| c.module.as_deref() == scenario.module)
-        .filter(|c| scenario.module.is_some() || c.printed.contains(scenario.symbols))
-        .map(|c| c.printed.as_str())
-        .filter(|printed| !kallsyms.iter().any(|e| e.name == *printed))
-        .map(str::to_owned)
-        .collect();
-    let identity = identity_matches(&log, &kallsyms);
-    // One oops per scenario: a second one means the kernel broke while reporting.
-    let ok = boot.outcome() == Outcome::Completed
-        && reports.len() == 1
-        && !checks.is_empty()
-        && checks.iter().all(FrameCheck::ok)
-        && !kallsyms.is_empty()
-        && missing.is_empty()
-        && identity != Some(false);
-    ScenarioResult {
-        cmdline,
-        boot,
-        log,
-        reports,
-        checks,
-        nothing_checked,
-        kallsyms,
-        missing,
-        identity,
-        ok,
-    }
-}
-
 /// Prints a scenario's result as text: the verdict, each frame, and what went wrong.
 fn print_scenario(scenario: &Scenario, result: &ScenarioResult) {
     let how =
@@ -639,70 +367,5 @@ fn print_scenario(scenario: &Scenario, result: &ScenarioResult) {
         for line in result.log.lines().skip(second.saturating_sub(2)).take(6) {
             println!("    {line}");
         }
-    }
-}
-
-/// A scenario's result, for `--json`.
-fn scenario_result(
-    scenario: &Scenario,
-    result: &ScenarioResult,
-    log: Option<PathBuf>,
-) -> results::Scenario {
-    let mut why = Vec::new();
-    if let Some(nothing) = &result.nothing_checked {
-        why.push(format!("nothing checked: {nothing}"));
-    }
-    if result.boot.outcome() != Outcome::Completed {
-        why.push(format!("the boot: {:?}", result.boot.outcome()));
-    }
-    if result.reports.len() != 1 {
-        why.push(format!("the kernel oopsed {} times, not once", result.reports.len()));
-    }
-    why.extend(
-        result.checks.iter().filter(|c| !c.ok()).map(|c| format!("{}: {:?}", c.printed, c.verdict)),
-    );
-    if result.identity == Some(false) {
-        why.push("the address it printed is not the function it said it would die in".into());
-    }
-    results::Scenario {
-        name: scenario.name.into(),
-        what: scenario.what.into(),
-        verdict: if result.ok { ScenarioVerdict::Ok } else { ScenarioVerdict::Failed },
-        why,
-        cmdline: result.cmdline.clone(),
-        reports: result.reports.len(),
-        frames: result
-            .checks
-            .iter()
-            .map(|c| results::FrameVerdict {
-                printed: c.printed.clone(),
-                ok: c.ok(),
-                verdict: match &c.actual {
-                    Some(actual) => format!("{:?} (the address is in {actual})", c.verdict),
-                    None => format!("{:?}", c.verdict),
-                },
-            })
-            .collect(),
-        proc_kallsyms_symbols: result.kallsyms.len(),
-        missing_from_proc_kallsyms: result.missing.clone(),
-        identity_matches: result.identity,
-        log,
-    }
-}
-
-/// A scenario the tree could not run, for `--json`.
-fn not_run_result(scenario: &Scenario, why: &str) -> results::Scenario {
-    results::Scenario {
-        name: scenario.name.into(),
-        what: scenario.what.into(),
-        verdict: ScenarioVerdict::NotRun,
-        why: vec![why.to_owned()],
-        cmdline: String::new(),
-        reports: 0,
-        frames: Vec::new(),
-        proc_kallsyms_symbols: 0,
-        missing_from_proc_kallsyms: Vec::new(),
-        identity_matches: None,
-        log: None,
     }
 }
