@@ -95,7 +95,7 @@ pub fn run_tool(
             subprocess::format_tail(&out.tail)
         ));
     }
-    results::from_json(&out.stdout).map_err(|e| format!("{name}: {e}"))
+    results::from_json(&out.stdout).map_err(|e| format!("the output of {name} is {e}"))
 }
 
 impl Suite {

@@ -72,5 +72,8 @@ fn a_tool_that_prints_no_result_is_named() {
         &[0],
     )
     .unwrap_err();
-    assert!(why.starts_with("layout-check: not a tool result of schema 1: "), "{why}");
+    assert!(
+        why.starts_with("the output of layout-check is not a tool result of schema 1: "),
+        "{why}"
+    );
 }
