@@ -55,6 +55,21 @@ fn doctests(results: &Results) -> results::Doctests {
         crashed: named(Outcome::Crash),
         skipped: count(Outcome::Skip),
         incomplete: results.incomplete(),
+        cases: results
+            .tests
+            .iter()
+            .map(|t| results::DoctestCase {
+                name: t.name.clone(),
+                outcome: match t.outcome {
+                    Outcome::Pass => "pass",
+                    Outcome::Fail => "fail",
+                    Outcome::Crash => "crash",
+                    Outcome::Skip => "skip",
+                }
+                .to_owned(),
+                location: format!("{}:{}", t.file, t.line),
+            })
+            .collect(),
     }
 }
 

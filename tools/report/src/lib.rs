@@ -1,7 +1,9 @@
 //! The suite's output: HTML escaping, the page style the tools' reports share (kallsyms-check's
 //! and layout-check's), so that they look alike and are written once, and writing an output
-//! file atomically. [`results`]: every tool's result as data.
+//! file atomically. [`results`]: every tool's result as data; [`kcidb`]: the same as KernelCI's
+//! KCIDB data.
 
+pub mod kcidb;
 pub mod results;
 
 /// Escapes text for HTML, in element content and in quoted attributes.

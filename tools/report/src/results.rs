@@ -290,6 +290,20 @@ pub struct Doctests {
     pub skipped: usize,
     /// Why the run is not a whole suite's, when it is not.
     pub incomplete: Option<String>,
+    /// Every test that reported, in order, with how it ended.
+    #[serde(default)]
+    pub cases: Vec<DoctestCase>,
+}
+
+/// One doctest and how it ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DoctestCase {
+    /// Its KUnit name (`rust_doctest_kernel_alloc_kbox_rs_0`).
+    pub name: String,
+    /// `pass`, `fail`, `crash` (it oopsed or timed out) or `skip`.
+    pub outcome: String,
+    /// The documented file and line (`rust/kernel/alloc/kbox.rs:42`).
+    pub location: String,
 }
 
 impl Doctests {
