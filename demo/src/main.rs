@@ -14,6 +14,7 @@ use clap::Parser;
 use demo::reuse::{Reuse, key_of};
 use demo::tools::{Ran, Suite};
 use qemu::{Guest, Outcome};
+use report::results::ToolResult;
 use workbench::cli::TreeArgs;
 use workbench::kernel::{self, Kernel};
 
@@ -35,6 +36,10 @@ struct Cli {
     /// What the site says the tree's configuration is.
     #[arg(long, default_value = "")]
     config_name: String,
+    /// Only write the KCIDB JSON of the results the last demo kept in WORK_DIR/results/ (no
+    /// boot, no tool run): `make report`.
+    #[arg(long)]
+    report: bool,
 }
 
 /// The in-tree Rust samples the demo loads, by their config option.
@@ -58,6 +63,11 @@ fn main() -> ExitCode {
 fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
     let kernel = kernel::ensure(&cli.tree.options())?;
+    if cli.report {
+        let results = demo::tools::kept_results(&cli.work_dir).map_err(anyhow::Error::msg)?;
+        println!("{}", write_kcidb(&kernel, cli, &results)?.display());
+        return Ok(ExitCode::SUCCESS);
+    }
     std::fs::create_dir_all(&cli.work_dir)
         .with_context(|| format!("cannot create {}", cli.work_dir.display()))?;
     let (boot_ok, boot_report, boot_time, boot_reused) = boot(&kernel, cli)?;
@@ -69,6 +79,10 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         None => Vec::new(),
     };
     print!("{}", demo::summary::render(&tools));
+    if !tools.is_empty() {
+        let results: Vec<ToolResult> = tools.iter().filter_map(|r| r.result.clone().ok()).collect();
+        println!("kcidb: {}", write_kcidb(&kernel, cli, &results)?.display());
+    }
     println!("timings:");
     for (stage, _, took) in &kernel.stages {
         println!("  {stage:<10} {}", progress::format_duration(*took));
@@ -77,6 +91,18 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
     println!("  {:<10} {}", "total", progress::format_duration(start.elapsed()));
     let ok = boot_ok && tools.iter().all(Ran::ok);
     Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// Writes the KCIDB JSON of `results` on this tree into the work folder; returns its path.
+fn write_kcidb(kernel: &Kernel, cli: &Cli, results: &[ToolResult]) -> anyhow::Result<PathBuf> {
+    let checkout = demo::kcidb::checkout(kernel);
+    let build = demo::kcidb::build(kernel, &cli.config_name);
+    let document = report::kcidb::render(&checkout, &build, results);
+    let path = cli.work_dir.join("kcidb.json");
+    let text = format!("{document:#}\n");
+    report::write_atomically(&path, text)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(path)
 }
 
 /// Boots the kernel with the samples and the out-of-tree modules that load cleanly, loading and

@@ -292,6 +292,30 @@ impl Suite {
     }
 }
 
+/// The results the last demo kept in `work_dir/results/`, for `make report`: an error names
+/// what is missing and what to run.
+pub fn kept_results(work_dir: &Path) -> Result<Vec<ToolResult>, String> {
+    let dir = work_dir.join("results");
+    let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map_err(|e| format!("no results in {}: {e}; run `make demo` first", dir.display()))?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    names.sort();
+    if names.is_empty() {
+        return Err(format!("no results in {}: run `make demo` first", dir.display()));
+    }
+    names
+        .iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            results::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))
+        })
+        .collect()
+}
+
 fn done(
     tool: &'static str,
     result: Result<ToolResult, String>,

@@ -64,6 +64,39 @@ fn every_tool_gives_its_result_on_the_demo_tree() {
     let ToolResult::LayoutCheck(layout) = result("layout-check") else { panic!() };
     assert!(layout.ok() && layout.compared > 100, "{}", layout.summary());
     // The summary is each result's rendering.
+    // The same results as KernelCI's KCIDB data, valid by kcidb-io's own schema (`make
+    // ci-tools` installs it into the cache), one test per result.
+    let kcidb = work.path().join("kcidb.json");
+    assert!(out.stdout.contains(&format!("kcidb: {}", kcidb.display())), "{}", out.stdout);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let validate = Command::new(var("KCIDB_PYTHON"), &root)
+        .arg(root.join("tools/kcidb_validate.py"))
+        .arg(&kcidb)
+        .timeout(Duration::from_secs(120));
+    let valid = run(&validate);
+    assert!(valid.status.success(), "{}", report(&validate, &valid));
+    let document: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&kcidb).unwrap()).unwrap();
+    let status = |path: &str| {
+        let tests = document["tests"].as_array().unwrap();
+        let test = tests.iter().find(|t| t["path"] == path);
+        test.map(|t| t["status"].as_str().unwrap().to_owned())
+    };
+    for path in ["rust.project_gen", "rust.analyzer.errors", "rust.docs.build", "rust.docs.links"] {
+        assert_eq!(status(path).as_deref(), Some("PASS"), "{path}");
+    }
+    for path in ["rust.doctest.kernel", "rust.kallsyms.rust_oops_long", "rust.decode_stacktrace"] {
+        assert_eq!(status(path).as_deref(), Some("PASS"), "{path}");
+    }
+    assert_eq!(status("rust.layout").as_deref(), Some("PASS"));
+    assert_eq!(status("rust.lint").as_deref(), Some("DONE"));
+    let doctest_cases = document["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["path"].as_str().unwrap().starts_with("rust.doctest.kernel."))
+        .count();
+    assert_eq!(doctest_cases, doctests.passed, "a test per doctest");
     let lines = [
         demo::summary::one_line(&ToolResult::KallsymsCheck(kallsyms)),
         demo::summary::one_line(&ToolResult::LayoutCheck(layout)),

@@ -80,11 +80,14 @@ pub struct Kernel {
     pub extmods: Vec<crate::extmod::ExtModule>,
     /// What each stage did and how long it took, in order.
     pub stages: Vec<(String, String, Duration)>,
+    /// The patches applied to the srctree, in order (none for a user's tree).
+    pub patches: Vec<inputs::Patch>,
 }
 
 /// Makes the kernel tree ready, or says why it is not.
 pub fn ensure(opts: &KernelOptions) -> Result<Kernel, WorkbenchError> {
     let mut stages = Vec::new();
+    let mut patches = Vec::new();
     if let Some(managed) = &opts.managed {
         let t = Instant::now();
         let tarball = managed.source.tarball()?;
@@ -120,6 +123,7 @@ pub fn ensure(opts: &KernelOptions) -> Result<Kernel, WorkbenchError> {
         )?;
         let what = if relinked { "built" } else { "up to date, nothing rebuilt" };
         stages.push(("build".to_owned(), format!("{what} (log {})", log.display()), t.elapsed()));
+        patches = inputs.patches;
     }
     let srctree = Srctree::open(&opts.srctree)?;
     let objtree = Objtree::open(&srctree, &opts.objtree)?;
@@ -146,7 +150,7 @@ pub fn ensure(opts: &KernelOptions) -> Result<Kernel, WorkbenchError> {
             }
         }
     }
-    Ok(Kernel { srctree, objtree, built, extmods, stages })
+    Ok(Kernel { srctree, objtree, built, extmods, stages, patches })
 }
 
 /// The `.ko` of each `(CONFIG option, path)` in `wanted`, or an error naming the options that
