@@ -146,12 +146,16 @@ kernel: tools ## Prepare and build the demo kernel (or check KERNEL_SRC/KERNEL_O
 # results/), and one summary of what each produced, where, and how long it took.
 demo: tools ## The main job: kernel, QEMU boot with the Rust samples, each tool, a summary
 	$(DEMO) $(TREE_ARGS) --work-dir $(TREE_CACHE)/demo \
-		--docs-dir $(DOCS_DIR) --config-name "$(DOCS_CONFIG_NAME)"
+		--docs-dir $(DOCS_DIR) --config-name "$(DOCS_CONFIG_NAME)" $(TUXMAKE_ARGS)
+
+# A tree TuxMake built (`tuxmake --build-dir DIR`, given as KERNEL_OBJ=DIR): TUXMAKE_METADATA= its
+# metadata.json (in tuxmake's output folder) describes the build in the KCIDB JSON.
+TUXMAKE_ARGS = $(if $(TUXMAKE_METADATA),--tuxmake-metadata $(abspath $(TUXMAKE_METADATA)))
 
 # KernelCI's KCIDB JSON of the last `make demo`'s results on this tree (the demo writes it too):
 # the checkout, the build and one test per result (report::kcidb), in TREE_CACHE/demo/kcidb.json.
 report: kernel ## Write the KCIDB JSON of the last make demo's results (for kci-dev; nothing is sent)
-	$(DEMO) $(TREE_ARGS) --work-dir $(TREE_CACHE)/demo --config-name "$(DOCS_CONFIG_NAME)" --report
+	$(DEMO) $(TREE_ARGS) --work-dir $(TREE_CACHE)/demo --config-name "$(DOCS_CONFIG_NAME)" --report $(TUXMAKE_ARGS)
 
 # One cell of the CI matrix (.github/workflows/matrix.yml), the same on a CI engine and on a
 # laptop: make demo for KERNEL= ARCH= CONFIG_FRAGMENT= LLVM=, then its KCIDB JSON, the tools'

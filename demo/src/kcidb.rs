@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use report::kcidb::{Build, Checkout};
+use serde_json::{Value, json};
 use workbench::kernel::Kernel;
 
 /// The tree's name: its folder's (`linux-6.12` for the demo's `linux-6.12/srctree`).
@@ -57,5 +58,45 @@ pub fn build(kernel: &Kernel, config_name: &str) -> Build {
             .unwrap_or_default(),
         duration: built.map(|(_, _, took)| took.as_secs_f64()),
         ok: true,
+        command: None,
+        misc: None,
     }
+}
+
+/// Why a TuxMake `metadata.json` cannot describe the build.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "not a TuxMake metadata.json (no {0}): give the metadata.json of the build whose --build-dir is KERNEL_OBJ"
+)]
+pub struct TuxmakeError(&'static str);
+
+/// The build as TuxMake (`tuxmake --build-dir`) recorded it in its `metadata.json`: its status,
+/// the compiler's version, how long the build took, the command that reproduces it, and what
+/// TuxMake says of itself; the rest (architecture, `.config`) from the tree as before.
+pub fn with_tuxmake(mut build: Build, metadata: &Value) -> Result<Build, TuxmakeError> {
+    let status = metadata["results"]["status"].as_str().ok_or(TuxmakeError("results.status"))?;
+    let tuxmake = &metadata["build"];
+    let toolchain = tuxmake["toolchain"].as_str().ok_or(TuxmakeError("build.toolchain"))?;
+    build.ok = status != "FAIL";
+    build.command = tuxmake["reproducer_cmdline"].as_str().map(str::to_owned);
+    build.duration = metadata["results"]["duration"]["build"].as_f64().or(build.duration);
+    if let Some(compiler) = metadata["compiler"]["version_full"].as_str() {
+        let rustc = build.compiler.split_once("; ").map_or("", |(_, rustc)| rustc).to_owned();
+        build.compiler =
+            if rustc.is_empty() { compiler.to_owned() } else { format!("{compiler}; {rustc}") };
+    }
+    let kconfig: Vec<String> = std::iter::once(&tuxmake["kconfig"])
+        .chain(tuxmake["kconfig_add"].as_array().into_iter().flatten())
+        .filter_map(|k| k.as_str().map(str::to_owned))
+        .collect();
+    if !kconfig.is_empty() {
+        build.config_name = format!("tuxmake: {}", kconfig.join(" + "));
+    }
+    build.misc = Some(json!({
+        "tuxmake": metadata["tuxmake"]["version"],
+        "toolchain": toolchain,
+        "runtime": tuxmake["runtime"],
+        "status": status,
+    }));
+    Ok(build)
 }

@@ -40,6 +40,10 @@ struct Cli {
     /// boot, no tool run): `make report`.
     #[arg(long)]
     report: bool,
+    /// The tree was built by TuxMake (`tuxmake --build-dir KERNEL_OBJ`): its `metadata.json`,
+    /// for the build's record in the KCIDB JSON.
+    #[arg(long, value_name = "METADATA_JSON")]
+    tuxmake_metadata: Option<PathBuf>,
 }
 
 /// The in-tree Rust samples the demo loads, by their config option.
@@ -96,7 +100,15 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
 /// Writes the KCIDB JSON of `results` on this tree into the work folder; returns its path.
 fn write_kcidb(kernel: &Kernel, cli: &Cli, results: &[ToolResult]) -> anyhow::Result<PathBuf> {
     let checkout = demo::kcidb::checkout(kernel);
-    let build = demo::kcidb::build(kernel, &cli.config_name);
+    let mut build = demo::kcidb::build(kernel, &cli.config_name);
+    if let Some(path) = &cli.tuxmake_metadata {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let metadata =
+            serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?;
+        build = demo::kcidb::with_tuxmake(build, &metadata)
+            .with_context(|| path.display().to_string())?;
+    }
     let document = report::kcidb::render(&checkout, &build, results);
     let path = cli.work_dir.join("kcidb.json");
     let text = format!("{document:#}\n");

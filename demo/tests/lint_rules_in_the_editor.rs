@@ -9,36 +9,16 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use lsp::{Server, uri};
+use lsp::rust_analyzer_checking_on_save as start;
+use lsp::toolchain_sysroot as sysroot;
+use lsp::uri;
 use serde_json::{Value, json};
 use subprocess::Command;
-use subprocess::testing::{report, run};
+use subprocess::testing::run;
 
 /// The `lint-rules` binary that `make tools` builds beside the demo's.
 fn lint_rules() -> PathBuf {
     Path::new(env!("CARGO_BIN_EXE_demo")).with_file_name("lint-rules")
-}
-
-fn sysroot() -> PathBuf {
-    let cmd = Command::new("rustc", Path::new("/")).args(["--print", "sysroot"]);
-    let out = run(&cmd);
-    assert!(out.status.success(), "{}", report(&cmd, &out));
-    PathBuf::from(out.stdout.trim())
-}
-
-/// rust-analyzer in `root` with `check` as its check on save.
-fn start(root: &Path, check: Value) -> Server {
-    Server::start(
-        &sysroot().join("bin/rust-analyzer"),
-        root,
-        json!({
-            "textDocument": { "publishDiagnostics": {} },
-            "window": { "workDoneProgress": true },
-            "experimental": { "serverStatusNotification": true }
-        }),
-        json!({ "checkOnSave": true, "check": check }),
-        Duration::from_secs(20 * 60),
-    )
 }
 
 const MODULE: &str = r#"// SPDX-License-Identifier: GPL-2.0

@@ -224,36 +224,22 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 
 /// Builds the site, prints what became of it, checks its links when asked.
 fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
-    let BuildArgs {
-        srctree,
-        objtree,
-        extmod_dirs,
-        out,
-        work,
-        core_upstream,
-        srctree_url,
-        config_name,
-        jobs,
-        doctests,
-        check,
-        json,
-    } = args;
-    let out = std::path::absolute(&out).context("the --out path")?;
-    let work = match work {
+    let out = std::path::absolute(&args.out).context("the --out path")?;
+    let work = match args.work {
         Some(w) => w,
         None => PathBuf::from(format!("{}.work", out.display())),
     };
     let options = Options {
-        srctree,
-        objtree,
-        extmod_dirs,
+        srctree: args.srctree,
+        objtree: args.objtree,
+        extmod_dirs: args.extmod_dirs,
         out,
         work,
-        core_upstream,
-        srctree_links: srctree_url.map_or(SrctreeLinks::SourceView, SrctreeLinks::BaseUrl),
-        config_name,
-        jobs: jobs.unwrap_or_else(threads),
-        doctests,
+        core_upstream: args.core_upstream,
+        srctree_links: args.srctree_url.map_or(SrctreeLinks::SourceView, SrctreeLinks::BaseUrl),
+        config_name: args.config_name,
+        jobs: args.jobs.unwrap_or_else(threads),
+        doctests: args.doctests,
         rustdoc: PathBuf::from("rustdoc"),
     };
     let summary = generate::generate(&options).context("building the documentation site")?;
@@ -281,14 +267,14 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         eprint!("docs-site: {}", docs_site::mend::render(&summary.unlinked, 10));
     }
     let mut code = if failed.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) };
-    let links = if check { Some(links_of(&summary)?) } else { None };
+    let links = if args.check { Some(links_of(&summary)?) } else { None };
     if let Some(report) = &links {
         eprint!("docs-site: links: {}", linkcheck::render(report, 10));
         if !report.broken.is_empty() {
             code = ExitCode::from(1);
         }
     }
-    if json {
+    if args.json {
         let result = docs_site::result::to_result(&summary, links.as_ref());
         print!("{}", results::to_json(results::ToolResult::DocsSite(result)));
     } else {

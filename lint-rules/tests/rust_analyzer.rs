@@ -5,13 +5,12 @@
 //! saving again clears it. (With rust-project-gen's file and the kernel's check on save, the
 //! same in `demo/tests/lint_rules_in_the_editor.rs`, above both tools.)
 
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use lsp::{Server, uri};
+use lsp::rust_analyzer_checking_on_save as start;
+use lsp::toolchain_sysroot as sysroot;
+use lsp::uri;
 use serde_json::{Value, json};
-use subprocess::Command;
-use subprocess::testing::{report, run};
 
 const FILE: &str = "// SPDX-License-Identifier: GPL-2.0
 
@@ -28,27 +27,6 @@ pub unsafe fn read(p: *const u8) -> u8 {
 ";
 
 /// The toolchain's sysroot, as rustc prints it.
-fn sysroot() -> PathBuf {
-    let cmd = Command::new("rustc", Path::new("/")).args(["--print", "sysroot"]);
-    let out = run(&cmd);
-    assert!(out.status.success(), "{}", report(&cmd, &out));
-    PathBuf::from(out.stdout.trim())
-}
-
-/// rust-analyzer in `root` with `check` as its check on save.
-fn start(root: &Path, check: Value) -> Server {
-    Server::start(
-        &sysroot().join("bin/rust-analyzer"),
-        root,
-        json!({
-            "textDocument": { "publishDiagnostics": {} },
-            "window": { "workDoneProgress": true },
-            "experimental": { "serverStatusNotification": true }
-        }),
-        json!({ "checkOnSave": true, "check": check }),
-        Duration::from_secs(20 * 60),
-    )
-}
 
 #[test]
 fn rust_analyzer_shows_a_missing_safety_comment_on_save() {

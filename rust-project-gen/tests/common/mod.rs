@@ -115,10 +115,5 @@ pub fn manifest_dir() -> &'static Path {
 
 /// The active toolchain's sysroot (`rustc --print sysroot`).
 pub fn sysroot() -> PathBuf {
-    let cmd = Command::new("rustc", manifest_dir())
-        .args(["--print", "sysroot"])
-        .timeout(Duration::from_secs(60));
-    let out = subprocess::testing::run(&cmd);
-    assert!(out.status.success(), "{}", subprocess::testing::report(&cmd, &out));
-    PathBuf::from(out.stdout.trim())
+    lsp::toolchain_sysroot()
 }

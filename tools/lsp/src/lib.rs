@@ -7,7 +7,7 @@
 //! The helpers panic with what they waited for: they are for tests.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ChildStdin;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
@@ -15,6 +15,37 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use subprocess::Command;
 use subprocess::testing::Interactive;
+
+/// The toolchain's sysroot (`rustc --print sysroot`), whose `bin/rust-analyzer` the editor
+/// tests run.
+///
+/// # Panics
+///
+/// When rustc cannot say.
+pub fn toolchain_sysroot() -> PathBuf {
+    let cmd = Command::new("rustc", Path::new("/"))
+        .args(["--print", "sysroot"])
+        .timeout(Duration::from_secs(60));
+    let out = subprocess::testing::run(&cmd);
+    assert!(out.status.success(), "{}", subprocess::testing::report(&cmd, &out));
+    PathBuf::from(out.stdout.trim())
+}
+
+/// The toolchain's rust-analyzer in `root`, with the check on save and `check` as its settings
+/// (`{"overrideCommand": [...]}`, `{"workspace": false}`), killed after twenty minutes.
+pub fn rust_analyzer_checking_on_save(root: &Path, check: Value) -> Server {
+    Server::start(
+        &toolchain_sysroot().join("bin/rust-analyzer"),
+        root,
+        json!({
+            "textDocument": { "publishDiagnostics": {} },
+            "window": { "workDoneProgress": true },
+            "experimental": { "serverStatusNotification": true }
+        }),
+        json!({ "checkOnSave": true, "check": check }),
+        Duration::from_secs(20 * 60),
+    )
+}
 
 /// A file's URI.
 pub fn uri(path: &Path) -> String {

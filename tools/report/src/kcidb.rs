@@ -41,6 +41,10 @@ pub struct Build {
     pub duration: Option<f64>,
     /// Whether the tree was built.
     pub ok: bool,
+    /// The command that builds it again, when a build tool recorded one (TuxMake's reproducer).
+    pub command: Option<String>,
+    /// What the build tool recorded besides (`{"tuxmake": "1.45.0", "toolchain": "rustgcc"}`).
+    pub misc: Option<Value>,
 }
 
 /// The checkout's patchset hash as KCIDB defines it: the SHA-256 of the patches' SHA-256s, each
@@ -205,6 +209,12 @@ pub fn render(checkout: &Checkout, build: &Build, results: &[ToolResult]) -> Val
     });
     if let Some(duration) = build.duration {
         build_json["duration"] = json!(duration);
+    }
+    if let Some(command) = &build.command {
+        build_json["command"] = json!(command);
+    }
+    if let Some(misc) = &build.misc {
+        build_json["misc"] = misc.clone();
     }
     let mut checkout_json = json!({
         "id": checkout_id,

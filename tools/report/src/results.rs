@@ -573,4 +573,4 @@ impl Decoded {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -24,6 +24,8 @@ fn build() -> Build {
         config_sha256: "c".repeat(64),
         duration: Some(2.5),
         ok: true,
+        command: None,
+        misc: None,
     }
 }
 
@@ -63,20 +65,6 @@ fn every_result_is_a_test_at_a_stable_path() {
         links: Some(Links { pages: 10, checked: 100, ..Links::default() }),
         ..Docs::default()
     };
-    let layout = Layout {
-        compared: 2,
-        matching: 1,
-        mismatches: vec![LayoutMismatch {
-            krate: "bindings".into(),
-            name: "task_struct".into(),
-            c: (128, 64),
-            rust: (64, 8),
-            first_moved: None,
-            cause: "stats: C aligned 64, Rust aligned 8".into(),
-            caused_by: None,
-        }],
-        ..Layout::default()
-    };
     let results = [
         ToolResult::KallsymsCheck(Kallsyms {
             scenarios: vec![
@@ -85,7 +73,7 @@ fn every_result_is_a_test_at_a_stable_path() {
             ],
         }),
         ToolResult::DocsSite(docs),
-        ToolResult::LayoutCheck(layout),
+        crate::results::tests::layout(),
     ];
     let document = render(&checkout(), &build(), &results);
     let tests = document["tests"].as_array().unwrap();

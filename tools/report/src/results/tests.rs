@@ -3,7 +3,7 @@
 
 use super::*;
 
-fn layout() -> ToolResult {
+pub(crate) fn layout() -> ToolResult {
     ToolResult::LayoutCheck(Layout {
         rust_types: 3,
         compared: 2,
