@@ -78,7 +78,14 @@ pub fn with_tuxmake(mut build: Build, metadata: &Value) -> Result<Build, Tuxmake
     let tuxmake = &metadata["build"];
     let toolchain = tuxmake["toolchain"].as_str().ok_or(TuxmakeError("build.toolchain"))?;
     build.ok = status != "FAIL";
-    build.command = tuxmake["reproducer_cmdline"].as_str().map(str::to_owned);
+    // The reproducer is an argument list.
+    let reproducer: Vec<&str> = tuxmake["reproducer_cmdline"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    build.command = (!reproducer.is_empty()).then(|| reproducer.join(" "));
     build.duration = metadata["results"]["duration"]["build"].as_f64().or(build.duration);
     if let Some(compiler) = metadata["compiler"]["version_full"].as_str() {
         let rustc = build.compiler.split_once("; ").map_or("", |(_, rustc)| rustc).to_owned();
@@ -99,4 +106,68 @@ pub fn with_tuxmake(mut build: Build, metadata: &Value) -> Result<Build, Tuxmake
         "status": status,
     }));
     Ok(build)
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::expect;
+
+    use super::*;
+
+    /// What TuxMake 1.45.0 wrote for the 7.3 demo configuration, built here with
+    /// `tuxmake --runtime null --toolchain rustgcc` (README.md says how).
+    const METADATA: &str = include_str!("../tests/fixtures/tuxmake-7.3-metadata.json");
+
+    fn from_the_tree() -> Build {
+        Build {
+            architecture: "x86_64".into(),
+            compiler: "gcc (Debian 12.2.0-14+deb12u1) 12.2.0; rustc 1.95.0 (59807616e 2026-04-14)"
+                .into(),
+            config_name: "/tmp/tux/build/.config".into(),
+            config_sha256: "c".repeat(64),
+            duration: None,
+            ok: true,
+            command: None,
+            misc: None,
+        }
+    }
+
+    #[test]
+    fn a_tuxmake_build_is_described_by_its_metadata() {
+        let metadata: Value = serde_json::from_str(METADATA).unwrap();
+        let build = with_tuxmake(from_the_tree(), &metadata).unwrap();
+        expect![[r#"
+            Build {
+                architecture: "x86_64",
+                compiler: "gcc (Debian 12.2.0-14+deb12u1) 12.2.0; rustc 1.95.0 (59807616e 2026-04-14)",
+                config_name: "tuxmake: tinyconfig + /work/main/demo-kernel/7.3/demo.config",
+                config_sha256: "cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc",
+                duration: Some(
+                    596.4521636962891,
+                ),
+                ok: true,
+                command: Some(
+                    "tuxmake --target-arch=x86_64 --kconfig=tinyconfig --kconfig-add=/work/main/demo-kernel/7.3/demo.config --toolchain=rustgcc --wrapper=none --environment=KBUILD_BUILD_TIMESTAMP=@1796417606 --environment=KBUILD_BUILD_USER=tuxmake --environment=KBUILD_BUILD_HOST=tuxmake --runtime=null --image=docker.io/tuxmake/x86_64_rust config default kernel modules",
+                ),
+                misc: Some(
+                    Object {
+                        "runtime": String("null"),
+                        "status": String("PASS"),
+                        "toolchain": String("rustgcc"),
+                        "tuxmake": String("1.45.0"),
+                    },
+                ),
+            }
+        "#]]
+        .assert_debug_eq(&build);
+    }
+
+    #[test]
+    fn json_that_is_no_tuxmake_metadata_is_named() {
+        let err = with_tuxmake(from_the_tree(), &json!({ "results": {} })).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "not a TuxMake metadata.json (no results.status): give the metadata.json of the build whose --build-dir is KERNEL_OBJ"
+        );
+    }
 }
