@@ -154,7 +154,7 @@ TUXMAKE_ARGS = $(if $(TUXMAKE_METADATA),--tuxmake-metadata $(abspath $(TUXMAKE_M
 
 # KernelCI's KCIDB JSON of the last `make demo`'s results on this tree (the demo writes it too):
 # the checkout, the build and one test per result (report::kcidb), in TREE_CACHE/demo/kcidb.json.
-report: kernel ## Write the KCIDB JSON of the last make demo's results (for kci-dev; nothing is sent)
+report: kernel ## Write the KCIDB JSON of the last make demo's results (for KernelCI; nothing is sent)
 	$(DEMO) $(TREE_ARGS) --work-dir $(TREE_CACHE)/demo --config-name "$(DOCS_CONFIG_NAME)" --report $(TUXMAKE_ARGS)
 
 # One cell of the CI matrix (.github/workflows/matrix.yml), the same on a CI engine and on a
@@ -164,7 +164,7 @@ report: kernel ## Write the KCIDB JSON of the last make demo's results (for kci-
 ARCH ?= x86_64
 CELL_DIR ?= $(TREE_CACHE)/cell
 ci-cell: ## One cell of the CI matrix (KERNEL= ARCH= CONFIG_FRAGMENT= LLVM=): make demo, then its KCIDB JSON and reports in CELL_DIR
-	$(if $(filter-out x86_64,$(ARCH)),$(error ARCH=$(ARCH): the demo kernels are built for x86_64 only so far (arm64 is the next architecture; see ARCHITECTURE.md)))
+	$(if $(filter-out x86_64 x86,$(ARCH)),$(error ARCH=$(ARCH): the demo kernels are built for x86_64 only so far (arm64 is the next architecture; see ARCHITECTURE.md)))
 	@start=$$(date +%s); status=0; \
 	$(MAKE) --no-print-directory demo || status=$$?; \
 	rm -rf $(CELL_DIR) && mkdir -p $(CELL_DIR) && \
