@@ -191,6 +191,7 @@ fn run_tools(
         extmod_dir: extmod_dir.unwrap_or_else(|| work_dir.join("no-extmods")),
         work_dir: work_dir.to_owned(),
         docs_dir: docs_dir.to_owned(),
+        sysroot: demo::tools::toolchain_sysroot(work_dir)?,
     };
     let kos: Vec<PathBuf> = kernel.extmods.iter().flat_map(|m| m.kos.iter().cloned()).collect();
     let doctests = kernel.objtree.config.is_enabled("RUST_KERNEL_DOCTESTS");

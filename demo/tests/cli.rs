@@ -8,12 +8,7 @@ use subprocess::Command;
 #[test]
 fn a_tree_configured_but_not_built_is_named_with_the_fix() {
     let dir = tempfile::tempdir().unwrap();
-    let (src, obj) = (dir.path().join("src"), dir.path().join("obj"));
-    std::fs::create_dir_all(src.join("rust/kernel")).unwrap();
-    std::fs::create_dir_all(&obj).unwrap();
-    std::fs::write(src.join("Makefile"), "VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 1\n").unwrap();
-    std::fs::write(src.join("Kbuild"), "").unwrap();
-    std::fs::write(obj.join(".config"), "CONFIG_RUST=y\n").unwrap();
+    let (src, obj) = kbuild::testing::configured_not_built(dir.path());
     let cmd = Command::new(env!("CARGO_BIN_EXE_demo"), Path::new(env!("CARGO_MANIFEST_DIR")))
         .arg("--srctree")
         .arg(&src)

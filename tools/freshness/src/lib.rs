@@ -3,7 +3,10 @@
 //! bytes is fresh; a changed one with the same size and time is not). The workbench's input
 //! stamps, the demo's reuse and docs-site's crate stamps and site fingerprints are made here.
 
-use std::path::Path;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, SystemTime};
 
 use sha2::{Digest, Sha256};
 
@@ -13,8 +16,30 @@ pub fn sha256(data: &[u8]) -> String {
 }
 
 /// The SHA-256 of the file at `path`, `None` when it cannot be read.
+///
+/// A file is read once per process while its size and modification time stay the same: a run
+/// asks again and again for the same inputs (docs-site's stamps name `libcore.rmeta`, 58 MB,
+/// once per crate), and what may change between two runs is checked by its contents.
 pub fn file_sha256(path: &Path) -> Option<String> {
-    std::fs::read(path).ok().map(|bytes| sha256(&bytes))
+    type Seen = HashMap<PathBuf, (u64, SystemTime, String)>;
+    static SEEN: OnceLock<Mutex<Seen>> = OnceLock::new();
+    let meta = std::fs::metadata(path).ok()?;
+    let stat = (meta.len(), meta.modified().ok()?);
+    let seen = SEEN.get_or_init(Mutex::default);
+    if let Some((len, mtime, hash)) = seen.lock().unwrap_or_else(|e| e.into_inner()).get(path)
+        && (*len, *mtime) == stat
+    {
+        return Some(hash.clone());
+    }
+    let hash = sha256(&std::fs::read(path).ok()?);
+    // A file written in the last moments may be written again within the clock's granularity,
+    // its size and time unchanged: it is not remembered (git's "racily clean" files).
+    let settled = stat.1.elapsed().is_ok_and(|age| age > Duration::from_secs(2));
+    if settled {
+        let entry = (stat.0, stat.1, hash.clone());
+        seen.lock().unwrap_or_else(|e| e.into_inner()).insert(path.to_owned(), entry);
+    }
+    Some(hash)
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -86,6 +111,6 @@ mod tests {
         std::fs::write(&path, "one").unwrap();
         assert_eq!(of(&path), one, "rewritten with the same bytes");
         std::fs::write(&path, "two").unwrap();
-        assert_ne!(of(&path), one);
+        assert_ne!(of(&path), one, "rewritten at once, its size and perhaps its time the same");
     }
 }

@@ -44,6 +44,26 @@ pub fn demo_tree() -> DemoTree {
     DemoTree { srctree, objtree, built, extmod_dir: env_path("EXTMOD_DIR") }
 }
 
+/// A kernel tree in `dir` that is configured but not built (`src/`, with a top-level Makefile
+/// and Kbuild, and `obj/` with a `.config` enabling Rust), for the tests of what the tools say
+/// of it: `(srctree, objtree)`.
+///
+/// # Panics
+///
+/// When the files cannot be written.
+pub fn configured_not_built(dir: &Path) -> (PathBuf, PathBuf) {
+    let (src, obj) = (dir.join("src"), dir.join("obj"));
+    let write = |path: PathBuf, text: &str| {
+        std::fs::create_dir_all(path.parent().expect("in a folder")).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    std::fs::create_dir_all(src.join("rust/kernel")).unwrap();
+    write(src.join("Makefile"), "VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 1\n");
+    write(src.join("Kbuild"), "");
+    write(obj.join(".config"), "CONFIG_RUST=y\n");
+    (src, obj)
+}
+
 /// `count` deterministic strings, each up to 40 of `pieces` in a pseudo-random order
 /// (xorshift from `seed`): the tokens a parser looks for, in orders it does not expect.
 pub fn garbage(seed: u64, pieces: &[&str], count: usize) -> Vec<String> {

@@ -79,12 +79,12 @@ fn tests_of(result: &ToolResult) -> Vec<Test> {
     match result {
         ToolResult::RustProjectGen(p) => vec![test(
             "rust.project_gen",
-            pass_if(p.crates > 0 && p.problems.is_empty()),
+            pass_if(p.ok()),
             json!({ "crates": p.crates, "cmd_files": p.cmd_files, "problems": p.problems }),
         )],
         ToolResult::RustAnalyzer(a) => vec![test(
             "rust.analyzer.errors",
-            pass_if(a.errors.is_empty()),
+            pass_if(a.ok()),
             json!({
                 "rust_analyzer": a.rust_analyzer,
                 "errors": a.errors.len(),
@@ -94,7 +94,7 @@ fn tests_of(result: &ToolResult) -> Vec<Test> {
         // The kernel's findings are triaged (lint-rules/triage/), not a verdict.
         ToolResult::LintRules(l) => vec![test(
             "rust.lint",
-            if l.not_linted.is_empty() && l.files > 0 { "DONE" } else { "ERROR" },
+            if l.ok() { "DONE" } else { "ERROR" },
             json!({
                 "files": l.files,
                 "errors": l.count("error"),
@@ -136,7 +136,7 @@ fn tests_of(result: &ToolResult) -> Vec<Test> {
             .collect(),
         ToolResult::DecodeStacktrace(d) => vec![test(
             "rust.decode_stacktrace",
-            pass_if(!d.frames.is_empty() && d.located() > 0),
+            pass_if(d.ok()),
             json!({ "frames": d.frames.len(), "located": d.located() }),
         )],
     }

@@ -45,6 +45,20 @@ pub enum ToolResult {
 }
 
 impl ToolResult {
+    /// Whether the tool found what a built demo tree must give: something checked, and no
+    /// failure (lint findings are triaged, not failures).
+    pub fn ok(&self) -> bool {
+        match self {
+            ToolResult::RustProjectGen(p) => p.ok(),
+            ToolResult::RustAnalyzer(a) => a.ok(),
+            ToolResult::LintRules(l) => l.ok(),
+            ToolResult::DocsSite(d) => d.ok(),
+            ToolResult::LayoutCheck(l) => l.ok(),
+            ToolResult::KallsymsCheck(k) => k.ok(),
+            ToolResult::DecodeStacktrace(d) => d.ok(),
+        }
+    }
+
     /// The tool's name, as its binary is called.
     pub fn tool(&self) -> &'static str {
         match self {
@@ -125,6 +139,11 @@ pub struct Project {
 }
 
 impl Project {
+    /// Crates were written, and the graph is whole.
+    pub fn ok(&self) -> bool {
+        self.crates > 0 && self.problems.is_empty()
+    }
+
     /// `17 crates from 1203 .cmd files in 12.3 ms; vendored, read as libraries: ...`.
     pub fn summary(&self) -> String {
         let mut line = format!(
@@ -169,6 +188,11 @@ pub struct KnownBugError {
 }
 
 impl Analysis {
+    /// rust-analyzer found no error but its own known bugs'.
+    pub fn ok(&self) -> bool {
+        self.errors.is_empty()
+    }
+
     /// `0 errors (1 more from its own bug rust-lang/rust-analyzer#22174)`.
     pub fn verdict(&self) -> String {
         let mut verdict = plural(self.errors.len(), "error");
@@ -215,6 +239,11 @@ pub struct LintFinding {
 }
 
 impl Lint {
+    /// Files were linted, every one of them (its findings are triaged, not failures).
+    pub fn ok(&self) -> bool {
+        self.files > 0 && self.not_linted.is_empty()
+    }
+
     /// How many findings are at `level`.
     pub fn count(&self, level: &str) -> usize {
         self.findings.iter().filter(|f| f.level == level).count()
@@ -566,6 +595,11 @@ pub struct DecodedFrame {
 }
 
 impl Decoded {
+    /// Frames were decoded, and some got a `file:line`.
+    pub fn ok(&self) -> bool {
+        !self.frames.is_empty() && self.located() > 0
+    }
+
     /// The frames that got a `file:line`.
     pub fn located(&self) -> usize {
         self.frames.iter().filter(|f| f.location.is_some()).count()

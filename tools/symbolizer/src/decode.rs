@@ -61,8 +61,6 @@ pub struct Symbolizer {
     modules: HashMap<String, Option<Image>>,
     /// Problems met on the way, reported once each.
     pub warnings: Vec<String>,
-    /// How many frames [`decode_log`] decoded.
-    pub decoded: usize,
 }
 
 impl Symbolizer {
@@ -85,7 +83,6 @@ impl Symbolizer {
             module_files,
             modules: HashMap::new(),
             warnings,
-            decoded: 0,
         }
     }
 
@@ -210,7 +207,6 @@ pub fn decode(log: &str, symbolizer: &mut Symbolizer) -> results::Decoded {
             out.push('\n');
             continue;
         };
-        symbolizer.decoded += 1;
         // `text` and its trimmed form are suffixes of `body`: these cut at character boundaries.
         let lead = &body[..body.len() - text.trim_start().len()];
         let marker = if frame.reliable || is_register { "" } else { "? " };

@@ -1,7 +1,6 @@
 //! The `workbench` binary on trees that are not ready: exit status 2 and a message that says
 //! what is wrong and what to run.
 
-use std::fs;
 use std::path::Path;
 use std::time::Duration;
 
@@ -34,13 +33,7 @@ fn kernel_src_that_is_not_a_kernel_tree() {
 #[test]
 fn kernel_obj_configured_but_not_built() {
     let dir = tempfile::tempdir().unwrap();
-    let src = dir.path().join("src");
-    let obj = dir.path().join("obj");
-    fs::create_dir_all(src.join("rust/kernel")).unwrap();
-    fs::create_dir_all(&obj).unwrap();
-    fs::write(src.join("Makefile"), "VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 1\n").unwrap();
-    fs::write(src.join("Kbuild"), "").unwrap();
-    fs::write(obj.join(".config"), "CONFIG_RUST=y\n").unwrap();
+    let (src, obj) = kbuild::testing::configured_not_built(dir.path());
     let (code, stderr) = workbench(&[
         "kernel".as_ref(),
         "--srctree".as_ref(),

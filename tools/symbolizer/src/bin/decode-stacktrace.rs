@@ -56,6 +56,7 @@ fn run(args: &Args) -> anyhow::Result<()> {
     let mut symbolizer =
         Symbolizer::new(vmlinux, args.base_path.as_deref(), args.modules_dir.as_deref());
     let decoded = decode(&log, &mut symbolizer);
+    let nothing_decoded = decoded.frames.is_empty();
     if args.json {
         print!("{}", results::to_json(results::ToolResult::DecodeStacktrace(decoded)));
     } else {
@@ -64,7 +65,7 @@ fn run(args: &Args) -> anyhow::Result<()> {
     for warning in &symbolizer.warnings {
         eprintln!("decode-stacktrace: warning: {warning}");
     }
-    if symbolizer.decoded == 0 {
+    if nothing_decoded {
         // A filter like the script it replaces: the log goes through as it came, but a log
         // with nothing decoded is said so, never passed off as decoded.
         eprintln!(
