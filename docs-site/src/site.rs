@@ -17,6 +17,10 @@ pub const MARKER: &str = ".docs-site.json";
 pub struct Meta {
     /// `6.12.118`.
     pub kernel_version: String,
+    /// The architecture it was built for, as `ARCH=` names it (`x86_64`, `arm64`); empty in a
+    /// site made before it was recorded.
+    #[serde(default)]
+    pub arch: String,
     /// The configuration's name (`tinyconfig + demo-kernel/demo.config`).
     pub config_name: String,
     /// `rustc 1.95.0 (...)`.
@@ -229,7 +233,7 @@ pub fn landing_page(manifest: &Manifest, search_crate: Option<&str>, size: Optio
 <style>{CSS}</style>{versions}</head>
 <body><header><img src="static.files/logo.svg" alt="Linux logo" width="64" height="76">
 <h1>Rust in Linux {version}</h1></header>
-<dl class="meta"><dt>Kernel</dt><dd>{version}</dd><dt>Configuration</dt><dd>{config}</dd>
+<dl class="meta"><dt>Kernel</dt><dd>{version}</dd><dt>Architecture</dt><dd>{arch}</dd><dt>Configuration</dt><dd>{config}</dd>
 <dt>Compiler</dt><dd>{rustc}</dd><dt>Built</dt><dd>{date}</dd><dt>core</dt><dd>{core}</dd>{size}</dl>
 {search}
 {warning}
@@ -244,6 +248,7 @@ pub fn landing_page(manifest: &Manifest, search_crate: Option<&str>, size: Optio
 </body></html>
 "#,
         version = escape(&meta.kernel_version),
+        arch = escape(&meta.arch),
         config = escape(&meta.config_name),
         rustc = escape(&meta.rustc_version),
         date = escape(&meta.build_date),

@@ -37,7 +37,7 @@ struct Cli {
 enum Cmd {
     /// Boot each oops scenario in QEMU and check its backtraces.
     Run {
-        /// The built objtree (vmlinux, bzImage).
+        /// The built objtree (vmlinux, the image its architecture boots).
         #[arg(long)]
         objtree: PathBuf,
         /// The build folder of demo-kernel/modules (holds rust_oops/*.ko).
@@ -270,7 +270,8 @@ fn run_scenarios(
             .with_context(|| format!("cannot create {}", logs.display()))?;
     }
     let module_dir = extmod_dir.join("rust_oops");
-    let images = Images::open(&objtree.join("vmlinux"), &module_dir)?;
+    let (_, built) = kbuild::Objtree::open_built(objtree)?;
+    let images = Images::open(&built.vmlinux, &module_dir)?;
     let mut all_ok = true;
     let mut results = Vec::new();
     let mut scenario_frames = Vec::new();
@@ -291,7 +292,7 @@ fn run_scenarios(
                 continue;
             }
         };
-        let (boot, log) = boot_scenario(scenario, objtree, &module_dir, &cmdline)?;
+        let (boot, log) = boot_scenario(scenario, &built, &module_dir, &cmdline)?;
         let kept = logs.map(|logs| logs.join(format!("{}.log", scenario.log_name())));
         if let Some(kept) = &kept {
             std::fs::write(kept, &log)

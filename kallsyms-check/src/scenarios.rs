@@ -131,7 +131,7 @@ pub fn prerequisites(
 /// scenario's symbols in `/proc/kallsyms`; returns the boot and its console log.
 pub fn boot_scenario(
     scenario: &Scenario,
-    objtree: &Path,
+    built: &kbuild::Built,
     module_dir: &Path,
     cmdline: &str,
 ) -> Result<(qemu::Boot, String), ScenarioError> {
@@ -141,7 +141,7 @@ pub fn boot_scenario(
     };
     let dir = tempfile::tempdir().map_err(io("cannot make a work folder"))?;
     let mut guest = Guest {
-        busybox: "/bin/busybox".into(),
+        busybox: qemu::guest_busybox(&built.arch),
         modules: Vec::new(),
         steps: vec![format!("grep {} /proc/kallsyms", scenario.symbols)],
     };
@@ -151,7 +151,8 @@ pub fn boot_scenario(
     }
     let step = progress::start(&format!("scenario {}", scenario.name));
     let boot = qemu::boot_guest(
-        &objtree.join("arch/x86/boot/bzImage"),
+        &built.arch,
+        &built.image,
         &guest,
         dir.path(),
         |config| {

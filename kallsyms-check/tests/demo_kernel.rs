@@ -132,8 +132,10 @@ fn check_kept_log(log: &Path, text: &str) {
     assert!(out.stdout.contains(&summary), "{}", report(&cmd, &out));
     assert!(out.stdout.contains(" Rust frame(s) checked, 0 failed\n"), "{}", report(&cmd, &out));
 
-    let before: String =
-        text.lines().take_while(|l| !l.contains("BUG: ")).map(|l| format!("{l}\n")).collect();
+    // Every line before the oops's first (x86-64's `BUG: ...`, arm64's `Unable to handle ...`).
+    let reports = oops::parse_log(text);
+    let first = reports.first().unwrap_or_else(|| panic!("no oops in {}", log.display())).lines.0;
+    let before: String = text.lines().take(first - 1).map(|l| format!("{l}\n")).collect();
     let cut = log.with_file_name("before-the-oops.log");
     std::fs::write(&cut, before).unwrap();
     let cmd = check(&cut);
@@ -152,11 +154,13 @@ fn check_kept_log(log: &Path, text: &str) {
 fn a_tree_without_the_sample_runs_the_module_scenarios() {
     let dir = tempfile::tempdir().unwrap();
     let objtree = dir.path().join("objtree");
-    std::fs::create_dir_all(objtree.join("arch/x86/boot")).unwrap();
-    let built = var("KERNEL_OBJ");
-    for file in ["vmlinux", "arch/x86/boot/bzImage"] {
-        std::os::unix::fs::symlink(built.join(file), objtree.join(file)).unwrap();
+    let tree = kbuild::testing::demo_tree();
+    let image = &tree.built.arch.image;
+    std::fs::create_dir_all(objtree.join(image).parent().unwrap()).unwrap();
+    for file in ["vmlinux", image, ".config"] {
+        std::os::unix::fs::symlink(tree.objtree.path.join(file), objtree.join(file)).unwrap();
     }
+    std::os::unix::fs::symlink(&tree.srctree.path, objtree.join("source")).unwrap();
     std::fs::write(objtree.join("modules.builtin.modinfo"), b"rust_minimal.license=GPL\0").unwrap();
     let cmd = kallsyms_check()
         .args(["run", "--objtree"])

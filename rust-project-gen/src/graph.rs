@@ -60,6 +60,11 @@ pub struct Crate {
     pub crate_attrs: Vec<String>,
     /// Built for the kernel (`--target=scripts/target.json`) rather than the host.
     pub kernel_target: bool,
+    /// The target, when it is one of rustc's own (`aarch64-unknown-none-softfloat` on arm64),
+    /// for rust-analyzer to take the target's cfgs (`target_arch`) from `rustc --print cfg`.
+    /// x86-64's kernel target is a target specification file, which stable rustc does not
+    /// print cfgs for: its crates keep the host's, which are x86-64's too.
+    pub builtin_target: Option<String>,
     /// The kbuild target it came from (`rust/kernel.o`).
     pub kbuild_target: String,
     /// That target as a path in the tree it is built in (objtree, or the external module's).
@@ -222,6 +227,7 @@ fn crate_of(
             .flatten(),
         crate_attrs: inv.crate_attrs.clone(),
         kernel_target: inv.is_kernel_target(),
+        builtin_target: inv.target.clone().filter(|t| !t.ends_with(".json")),
         kbuild_target: build.target.clone(),
         build_label: rustc_dir.join(&build.target),
         build_file,

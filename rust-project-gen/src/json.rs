@@ -73,6 +73,8 @@ fn library_crate(
         display_name: name.to_owned(),
         root_module: sysroot_src.join(name).join("src/lib.rs"),
         edition,
+        // Host crates depend on the sysroot crates too: they keep the host's target.
+        target: None,
         deps,
         cfg_groups: Vec::new(),
         cfg: if name == "core" { core_cfgs } else { Vec::new() },
@@ -133,6 +135,9 @@ pub struct CrateJson {
     pub root_module: PathBuf,
     /// The edition.
     pub edition: String,
+    /// The target triple, whose cfgs rust-analyzer adds (`target_arch = "aarch64"`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
     /// Dependencies, by index.
     pub deps: Vec<DepJson>,
     /// Names of `cfg_groups` that apply.
@@ -247,6 +252,7 @@ pub fn to_json(
             display_name: c.name.clone(),
             root_module: c.root.clone(),
             edition: c.edition.clone(),
+            target: c.builtin_target.clone(),
             deps,
             cfg_groups,
             cfg,

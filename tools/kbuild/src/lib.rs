@@ -4,6 +4,7 @@
 //! Parsers take text and return values; only [`tree`], [`scan`] and [`bindgen::read_bindgen`]
 //! read files, and [`make`] builds (does not run) the commands that run kbuild.
 
+pub mod arch;
 pub mod bindgen;
 pub mod config;
 pub mod flycheck;
@@ -15,6 +16,7 @@ pub mod shell;
 pub mod testing;
 pub mod tree;
 
+pub use arch::Arch;
 pub use config::{Config, ConfigError, Unmet};
 pub use rustc::{
     CmdFile, RustcError, RustcInvocation, find_rustc, parse_cmd_file, response_file_cfgs,

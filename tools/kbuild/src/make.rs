@@ -22,15 +22,40 @@ pub fn kernel_make(srctree: &Path, objtree: &Path) -> Command {
         .arg("-C")
         .arg(srctree)
         .arg(format!("O={}", objtree.display()));
-    if std::env::var_os("LLVM").is_none() && std::env::var_os("CC").is_none() {
-        let read = |file: &str| std::fs::read_to_string(objtree.join(file)).ok();
-        if let (Some(config), Some(main_o)) = (read(".config"), read("init/.main.o.cmd"))
-            && let Ok(config) = Config::parse(&config)
-        {
+    let read = |file: &str| std::fs::read_to_string(objtree.join(file)).ok();
+    let built = read(".config")
+        .and_then(|config| Config::parse(&config).ok())
+        .zip(read("init/.main.o.cmd"));
+    if let Some((config, main_o)) = built {
+        if std::env::var_os("ARCH").is_none() {
+            cmd = cmd.args(arch_vars(&config, &main_o));
+        }
+        if std::env::var_os("LLVM").is_none() && std::env::var_os("CC").is_none() {
             cmd = cmd.args(toolchain_vars(&config, &main_o));
         }
     }
     cmd
+}
+
+/// The make variables that select the architecture a tree was built for, from its `.config`
+/// and the `.cmd` file of one C object: none for the machine's own; else `ARCH=` (an
+/// [`crate::arch`] name) and, for GCC, the `CROSS_COMPILE=` prefix of the compiler it ran
+/// (`aarch64-linux-gnu-gcc`). Without them kbuild would take the tree for the machine's own
+/// architecture and reconfigure it.
+pub fn arch_vars(config: &Config, main_o_cmd: &str) -> Vec<String> {
+    let Some(arch) = crate::arch::of_config(config).filter(|a| !a.is_host()) else {
+        return Vec::new();
+    };
+    let mut vars = vec![format!("ARCH={}", arch.name)];
+    if !config.is_enabled("CC_IS_CLANG")
+        && let Some(prefix) = parse_cmd_file(main_o_cmd)
+            .and_then(|cmd| cmd.command.split_whitespace().next().map(str::to_owned))
+            .and_then(|cc| cc.strip_suffix("gcc").map(str::to_owned))
+            .filter(|prefix| !prefix.is_empty())
+    {
+        vars.push(format!("CROSS_COMPILE={prefix}"));
+    }
+    vars
 }
 
 /// The make variables that select the compiler a tree was built with, from its `.config` and
@@ -90,6 +115,22 @@ mod tests {
     #[test]
     fn clang_with_gnu_binutils_is_cc() {
         assert_eq!(vars("CONFIG_CC_IS_CLANG=y\n", "clang-19"), ["CC=clang-19"]);
+    }
+
+    #[test]
+    fn another_architecture_is_named_with_its_cross_compiler() {
+        let arch = |config: &str, cc: &str| {
+            let config = Config::parse(config).unwrap();
+            arch_vars(&config, &format!("savedcmd_init/main.o := {cc} -c init/main.c\n"))
+        };
+        assert_eq!(arch("CONFIG_X86_64=y\n", "gcc"), Vec::<String>::new());
+        assert_eq!(
+            arch("CONFIG_ARM64=y\n", "aarch64-linux-gnu-gcc"),
+            ["ARCH=arm64", "CROSS_COMPILE=aarch64-linux-gnu-"]
+        );
+        assert_eq!(arch(&format!("CONFIG_ARM64=y\n{LLVM}"), "clang-19"), ["ARCH=arm64"]);
+        // An architecture the suite does not know: nothing to say.
+        assert_eq!(arch("CONFIG_RISCV=y\n", "riscv64-linux-gnu-gcc"), Vec::<String>::new());
     }
 
     #[test]

@@ -60,7 +60,7 @@ pub fn configured_not_built(dir: &Path) -> (PathBuf, PathBuf) {
     std::fs::create_dir_all(src.join("rust/kernel")).unwrap();
     write(src.join("Makefile"), "VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 1\n");
     write(src.join("Kbuild"), "");
-    write(obj.join(".config"), "CONFIG_RUST=y\n");
+    write(obj.join(".config"), "CONFIG_RUST=y\nCONFIG_X86_64=y\n");
     (src, obj)
 }
 

@@ -6,6 +6,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::arch::Arch;
 use crate::config::{Config, ConfigError};
 
 /// `VERSION.PATCHLEVEL.SUBLEVEL` and `EXTRAVERSION` from the top-level `Makefile`.
@@ -68,8 +69,10 @@ pub struct Objtree {
 pub struct Built {
     /// `vmlinux`, with symbols and (in our config) DWARF.
     pub vmlinux: PathBuf,
-    /// The bootable image, `arch/x86/boot/bzImage`.
-    pub bzimage: PathBuf,
+    /// The image the boot loader takes (`arch/x86/boot/bzImage`, `arch/arm64/boot/Image`).
+    pub image: PathBuf,
+    /// The architecture it was built for.
+    pub arch: Arch,
 }
 
 /// Why a tree cannot be used, and what to run about it.
@@ -129,6 +132,15 @@ pub enum TreeError {
         objtree: PathBuf,
         /// The first missing artefact.
         missing: PathBuf,
+    },
+    /// The `.config` is of an architecture the suite does not know.
+    #[error(
+        "{}/.config is of an architecture the suite does not know (it enables none of the Kconfig symbols of {}): add a folder for it to demo-kernel/arch/",
+        objtree.display(), crate::arch::names()
+    )]
+    UnknownArch {
+        /// The objtree.
+        objtree: PathBuf,
     },
     /// `.config` could not be parsed.
     #[error("{}: {source}", path.display())]
@@ -200,11 +212,11 @@ impl Objtree {
 
     /// The artefacts of a finished build, or which one is missing.
     pub fn built(&self, srctree: &Srctree) -> Result<Built, TreeError> {
-        let built = Built {
-            vmlinux: self.path.join("vmlinux"),
-            bzimage: self.path.join("arch/x86/boot/bzImage"),
-        };
-        for artefact in [&built.vmlinux, &built.bzimage] {
+        let arch =
+            self.arch().ok_or_else(|| TreeError::UnknownArch { objtree: self.path.clone() })?;
+        let built =
+            Built { vmlinux: self.path.join("vmlinux"), image: self.path.join(&arch.image), arch };
+        for artefact in [&built.vmlinux, &built.image] {
             if !artefact.is_file() {
                 return Err(TreeError::NotBuilt {
                     srctree: srctree.path.clone(),
@@ -214,6 +226,20 @@ impl Objtree {
             }
         }
         Ok(built)
+    }
+
+    /// The build tree at `path` alone, built: its srctree is where its `source` link points
+    /// (an `O=` build), else itself (a build in the source tree).
+    pub fn open_built(path: &Path) -> Result<(Objtree, Built), TreeError> {
+        let srctree = Srctree::open(&path.join("source")).or_else(|_| Srctree::open(path))?;
+        let objtree = Objtree::open(&srctree, path)?;
+        let built = objtree.built(&srctree)?;
+        Ok((objtree, built))
+    }
+
+    /// The architecture its `.config` is of, if the suite knows it.
+    pub fn arch(&self) -> Option<Arch> {
+        crate::arch::of_config(&self.config)
     }
 
     /// The path of a module built from `srctree`-relative `rel` (for example

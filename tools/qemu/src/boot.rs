@@ -1,4 +1,5 @@
-//! Boots `qemu-system-x86_64` and reports what happened.
+//! Boots a kernel in QEMU, the machine of its architecture ([`kbuild::Arch`]), and reports what
+//! happened.
 
 use std::collections::VecDeque;
 use std::fs::File;
@@ -28,14 +29,17 @@ pub enum Accel {
 /// How to boot.
 #[derive(Clone, Debug)]
 pub struct BootConfig {
+    /// The kernel's architecture: QEMU's program, machine, CPU and console.
+    pub arch: kbuild::Arch,
     /// The QEMU binary.
     pub qemu: PathBuf,
-    /// The kernel image (`arch/x86/boot/bzImage`).
+    /// The kernel image (`arch/x86/boot/bzImage`, `arch/arm64/boot/Image`).
     pub kernel: PathBuf,
     /// The initramfs (see [`crate::write_initramfs`]).
     pub initramfs: PathBuf,
     /// Kernel command-line arguments added after the runner's own
-    /// (`console=ttyS0 panic=-1 rdinit=/init`); a later argument wins.
+    /// (`console=ttyS0 panic=-1 rdinit=/init`, the architecture's console); a later argument
+    /// wins.
     pub append: String,
     /// Guest memory.
     pub memory_mib: u32,
@@ -48,10 +52,12 @@ pub struct BootConfig {
 }
 
 impl BootConfig {
-    /// Defaults: `qemu-system-x86_64` from `PATH`, 512 MiB, KVM if usable, two minutes.
-    pub fn new(kernel: &Path, initramfs: &Path, log: &Path) -> BootConfig {
+    /// Defaults: the architecture's QEMU (`qemu-system-x86_64`) from `PATH`, 512 MiB, KVM if
+    /// usable, two minutes.
+    pub fn new(arch: &kbuild::Arch, kernel: &Path, initramfs: &Path, log: &Path) -> BootConfig {
         BootConfig {
-            qemu: PathBuf::from("qemu-system-x86_64"),
+            arch: arch.clone(),
+            qemu: PathBuf::from(&arch.qemu),
             kernel: kernel.to_owned(),
             initramfs: initramfs.to_owned(),
             append: String::new(),
@@ -188,6 +194,11 @@ pub enum BootError {
         "KVM was requested but /dev/kvm cannot be opened read-write ({0}): use --accel tcg or auto"
     )]
     NoKvm(std::io::Error),
+    /// KVM was asked for a kernel of another architecture than the machine's.
+    #[error(
+        "KVM was requested for an {0} kernel, which KVM cannot run on this machine: use --accel tcg or auto"
+    )]
+    ForeignKvm(String),
     /// The console log cannot be written.
     #[error("cannot write the console log {}: {source}", path.display())]
     Log {
@@ -209,9 +220,9 @@ pub fn kvm_usable() -> Result<(), std::io::Error> {
     std::fs::OpenOptions::new().read(true).write(true).open("/dev/kvm").map(drop)
 }
 
-/// The kernel command line for `append`.
-pub fn cmdline(append: &str) -> String {
-    let mut cmdline = String::from("console=ttyS0 panic=-1 rdinit=/init");
+/// The kernel command line for `append`, with the console `console` (`ttyS0`).
+pub fn cmdline(console: &str, append: &str) -> String {
+    let mut cmdline = format!("console={console} panic=-1 rdinit=/init");
     if !append.trim().is_empty() {
         cmdline.push(' ');
         cmdline.push_str(append.trim());
@@ -219,10 +230,11 @@ pub fn cmdline(append: &str) -> String {
     cmdline
 }
 
-/// Packs `guest` into `dir/initramfs.cpio` and boots `kernel` with it, logging the console to
-/// `dir/console.log`; `configure` adjusts the defaults of [`BootConfig::new`] (timeout,
-/// command line, accelerator).
+/// Packs `guest` into `dir/initramfs.cpio` and boots `kernel`, of `arch`, with it, logging the
+/// console to `dir/console.log`; `configure` adjusts the defaults of [`BootConfig::new`]
+/// (timeout, command line, accelerator).
 pub fn boot_guest(
+    arch: &kbuild::Arch,
     kernel: &Path,
     guest: &crate::Guest,
     dir: &Path,
@@ -231,9 +243,31 @@ pub fn boot_guest(
 ) -> Result<Boot, BootError> {
     let initramfs = dir.join("initramfs.cpio");
     crate::write_initramfs(guest, &initramfs)?;
-    let mut config = BootConfig::new(kernel, &initramfs, &dir.join("console.log"));
+    let mut config = BootConfig::new(arch, kernel, &initramfs, &dir.join("console.log"));
     configure(&mut config);
     boot(&config, on_line)
+}
+
+/// The statically linked busybox the guest of `arch` runs: the machine's own (Debian's
+/// busybox-static, `/bin/busybox`) for its own architecture; for another, Debian's
+/// busybox-static of that architecture, which `make kernel ARCH=...` unpacks in the suite's
+/// cache (`packages/busybox-static-arm64/bin/busybox`).
+pub fn guest_busybox(arch: &kbuild::Arch) -> PathBuf {
+    if arch.is_host() {
+        return PathBuf::from("/bin/busybox");
+    }
+    let cache = kvm_verdict::cache_dir(
+        std::env::var_os(kvm_verdict::CACHE_ENV),
+        std::env::var_os("XDG_CACHE_HOME"),
+        std::env::var_os("HOME"),
+    )
+    .unwrap_or_else(|| PathBuf::from("/nonexistent/rust-kernel-tools"));
+    foreign_busybox(&cache, arch)
+}
+
+/// Where Debian's busybox-static of `arch` is unpacked in the suite's `cache`.
+pub fn foreign_busybox(cache: &Path, arch: &kbuild::Arch) -> PathBuf {
+    cache.join(format!("packages/busybox-static-{}/bin/busybox", arch.debian))
 }
 
 /// How long a KVM boot may stay silent before KVM is judged unusable (a TCG boot prints its
@@ -271,10 +305,15 @@ pub fn boot(config: &BootConfig, on_line: &mut dyn FnMut(&str)) -> Result<Boot, 
     let mut accel_note = None;
     let mut kvm = match config.accel {
         Accel::Tcg => false,
+        Accel::Kvm if !config.arch.is_host() => {
+            return Err(BootError::ForeignKvm(config.arch.name.clone()));
+        }
         Accel::Kvm => {
             kvm_usable().map_err(BootError::NoKvm)?;
             true
         }
+        // KVM runs only kernels of the machine's own architecture.
+        Accel::Auto if !config.arch.is_host() => false,
         Accel::Auto => match kvm_usable() {
             Err(_) => false,
             Ok(()) => match kvm_verdict::given_up() {
@@ -348,25 +387,28 @@ fn run_qemu(
     let log_error = |source| BootError::Log { path: config.log.clone(), source };
     let mut log = BufWriter::new(File::create(&config.log).map_err(log_error)?);
 
-    let cmdline = cmdline(&config.append);
+    let arch = &config.arch;
+    let cmdline = cmdline(&arch.console, &config.append);
     let cwd = config.log.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let mut cmd = Command::new(&config.qemu, cwd)
         .args(["-nodefaults", "-no-reboot", "-display", "none", "-serial", "stdio"])
-        // No PS/2 controller (nor VMware's mouse port): the guest has no use for a keyboard or
-        // mouse, and the kernel probes the mouse asynchronously, printing `input: ImExPS/2 ...`
-        // in the middle of whatever step runs then.
-        .args(["-machine", "pc,i8042=off,vmport=off"])
+        // The architecture's machine (x86-64's has no PS/2 controller: see its arch.conf).
+        .args(["-machine", &arch.qemu_machine])
         .args(["-monitor", "none", "-smp", "1", "-m", &config.memory_mib.to_string()])
+        // QEMU runs in the log's folder: a path relative to ours would not be found there.
         .arg("-kernel")
-        .arg(&config.kernel)
+        .arg(std::path::absolute(&config.kernel).unwrap_or_else(|_| config.kernel.clone()))
         .arg("-initrd")
-        .arg(&config.initramfs)
+        .arg(std::path::absolute(&config.initramfs).unwrap_or_else(|_| config.initramfs.clone()))
         .arg("-append")
         .arg(&cmdline)
         .timeout(config.timeout)
         .capture_limit(64 << 10);
-    cmd =
-        if kvm { cmd.args(["-accel", "kvm", "-cpu", "host"]) } else { cmd.args(["-accel", "tcg"]) };
+    cmd = match (kvm, &arch.qemu_cpu) {
+        (true, _) => cmd.args(["-accel", "kvm", "-cpu", "host"]),
+        (false, Some(cpu)) => cmd.args(["-accel", "tcg", "-cpu", cpu]),
+        (false, None) => cmd.args(["-accel", "tcg"]),
+    };
     if let Some(t) = first_output_timeout {
         cmd = cmd.first_output_timeout(t);
     }
@@ -645,7 +687,7 @@ mod tests {
         let boot = Boot {
             accel: "tcg",
             accel_note: None,
-            cmdline: cmdline(""),
+            cmdline: cmdline("ttyS0", ""),
             console,
             timed_out: true,
             qemu_status: "killed by signal 9".to_owned(),
@@ -663,8 +705,11 @@ mod tests {
 
     #[test]
     fn later_arguments_follow_the_runners_own() {
-        assert_eq!(cmdline(""), "console=ttyS0 panic=-1 rdinit=/init");
-        assert_eq!(cmdline(" rdinit=/nope "), "console=ttyS0 panic=-1 rdinit=/init rdinit=/nope");
+        assert_eq!(cmdline("ttyS0", ""), "console=ttyS0 panic=-1 rdinit=/init");
+        assert_eq!(
+            cmdline("ttyAMA0", " rdinit=/nope "),
+            "console=ttyAMA0 panic=-1 rdinit=/init rdinit=/nope"
+        );
     }
 
     #[test]
@@ -672,7 +717,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let kernel = dir.path().join("bzImage");
         std::fs::write(&kernel, b"").unwrap();
-        let mut config = BootConfig::new(&kernel, &kernel, &dir.path().join("console.log"));
+        let mut config =
+            BootConfig::new(&x86_64(), &kernel, &kernel, &dir.path().join("console.log"));
         config.qemu = PathBuf::from("qemu-system-nonexistent");
         let err = boot(&config, &mut |_| {}).unwrap_err().to_string();
         assert!(err.starts_with("cannot run `qemu-system-nonexistent -nodefaults"), "{err}");
@@ -682,8 +728,12 @@ mod tests {
     #[test]
     fn missing_kernel_says_to_build_it() {
         let dir = tempfile::tempdir().unwrap();
-        let config =
-            BootConfig::new(&dir.path().join("bzImage"), dir.path(), &dir.path().join("log"));
+        let config = BootConfig::new(
+            &x86_64(),
+            &dir.path().join("bzImage"),
+            dir.path(),
+            &dir.path().join("log"),
+        );
         let err = boot(&config, &mut |_| {}).unwrap_err().to_string();
         assert!(
             err.ends_with("bzImage does not exist (build the kernel first: `make kernel`)"),
@@ -696,12 +746,43 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let kernel = dir.path().join("not-a-kernel");
         std::fs::write(&kernel, b"this is not a bzImage").unwrap();
-        let mut config = BootConfig::new(&kernel, &kernel, &dir.path().join("console.log"));
+        let mut config =
+            BootConfig::new(&x86_64(), &kernel, &kernel, &dir.path().join("console.log"));
         config.accel = Accel::Tcg;
         config.timeout = Duration::from_secs(30);
         let boot = boot(&config, &mut |_| {}).unwrap();
         assert_eq!(boot.outcome(), Outcome::QemuFailed, "{boot:#?}");
         assert!(boot.tail.iter().any(|l| l.contains("kernel")), "{:?}", boot.tail);
         assert!(boot.describe().starts_with("QEMU failed (exit status 1)"), "{}", boot.describe());
+    }
+
+    #[test]
+    fn kvm_is_not_asked_of_another_architecture() {
+        let dir = tempfile::tempdir().unwrap();
+        let kernel = dir.path().join("Image");
+        std::fs::write(&kernel, b"").unwrap();
+        let arm64 = kbuild::arch::named("arm64").unwrap();
+        let mut config = BootConfig::new(&arm64, &kernel, &kernel, &dir.path().join("log"));
+        config.accel = Accel::Kvm;
+        let err = boot(&config, &mut |_| {}).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "KVM was requested for an arm64 kernel, which KVM cannot run on this machine: use --accel tcg or auto"
+        );
+        assert_eq!(config.qemu, PathBuf::from("qemu-system-aarch64"));
+    }
+
+    #[test]
+    fn a_foreign_guest_runs_debians_busybox_of_its_architecture() {
+        let arm64 = kbuild::arch::named("arm64").unwrap();
+        assert_eq!(
+            foreign_busybox(Path::new("/cache"), &arm64),
+            Path::new("/cache/packages/busybox-static-arm64/bin/busybox")
+        );
+        assert_eq!(guest_busybox(&x86_64()), Path::new("/bin/busybox"));
+    }
+
+    fn x86_64() -> kbuild::Arch {
+        kbuild::arch::named("x86_64").unwrap()
     }
 }

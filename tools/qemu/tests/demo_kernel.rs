@@ -10,7 +10,7 @@ use qemu::{Accel, Boot, BootConfig, Guest, Outcome};
 use subprocess::Command;
 
 struct Kernel {
-    bzimage: PathBuf,
+    built: kbuild::Built,
     objtree: PathBuf,
     /// `6.12.118`: what `uname -r` starts with.
     version: String,
@@ -19,7 +19,7 @@ struct Kernel {
 fn kernel() -> Kernel {
     let tree = kbuild::testing::demo_tree();
     Kernel {
-        bzimage: tree.built.bzimage,
+        built: tree.built,
         objtree: tree.objtree.path,
         version: tree.srctree.version.to_string(),
     }
@@ -30,7 +30,7 @@ fn boot(steps: &[&str], append: &str, timeout: Duration) -> Boot {
     let kernel = kernel();
     let dir = tempfile::tempdir().unwrap();
     let guest = Guest {
-        busybox: "/bin/busybox".into(),
+        busybox: qemu::guest_busybox(&kernel.built.arch),
         modules: vec![kernel.objtree.join("samples/rust/rust_minimal.ko")],
         steps: steps.iter().map(|s| s.to_string()).collect(),
     };
@@ -38,8 +38,8 @@ fn boot(steps: &[&str], append: &str, timeout: Duration) -> Boot {
         config.append = append.to_owned();
         config.timeout = timeout;
     };
-    let boot =
-        qemu::boot_guest(&kernel.bzimage, &guest, dir.path(), configure, &mut |_| {}).unwrap();
+    let (arch, image) = (&kernel.built.arch, &kernel.built.image);
+    let boot = qemu::boot_guest(arch, image, &guest, dir.path(), configure, &mut |_| {}).unwrap();
     assert_no_qemu_uses(&dir.path().join("initramfs.cpio"));
     assert!(boot.log.is_file());
     boot
@@ -63,7 +63,8 @@ fn rust_samples_load_print_and_unload() {
     let dir = tempfile::tempdir().unwrap();
     let cmd = Command::new(env!("CARGO_BIN_EXE_qemu-run"), dir.path())
         .arg("--kernel")
-        .arg(&kernel.bzimage)
+        .arg(&kernel.built.image)
+        .args(["--arch", &kernel.built.arch.name])
         .arg("--module")
         .arg(kernel.objtree.join("samples/rust/rust_minimal.ko"))
         .arg("--module")
@@ -171,10 +172,11 @@ fn a_failing_step_does_not_stop_the_next() {
 fn explicit_tcg_boots_without_kvm() {
     let kernel = kernel();
     let dir = tempfile::tempdir().unwrap();
-    let guest =
-        Guest { busybox: "/bin/busybox".into(), modules: vec![], steps: vec!["uname -r".into()] };
+    let (arch, image) = (&kernel.built.arch, &kernel.built.image);
+    let steps = vec!["uname -r".into()];
+    let guest = Guest { busybox: qemu::guest_busybox(arch), modules: vec![], steps };
     let tcg = |config: &mut BootConfig| config.accel = Accel::Tcg;
-    let boot = qemu::boot_guest(&kernel.bzimage, &guest, dir.path(), tcg, &mut |_| {}).unwrap();
+    let boot = qemu::boot_guest(arch, image, &guest, dir.path(), tcg, &mut |_| {}).unwrap();
     assert_eq!(boot.outcome(), Outcome::Completed, "{boot:#?}");
     assert_eq!(boot.accel, "tcg");
     let uname = &boot.console.steps[0].output;

@@ -48,8 +48,9 @@ fn main() {
     let ours = subprocess::testing::user_binary("decode-stacktrace");
     let dir = tempfile::tempdir().unwrap();
     let modules = ext.join("rust_oops");
+    let (_, built) = kbuild::Objtree::open_built(&obj).unwrap();
     let guest = Guest {
-        busybox: "/bin/busybox".into(),
+        busybox: qemu::guest_busybox(&built.arch),
         modules: vec![modules.join("rust_oops_null.ko"), modules.join("rust_oops_panic.ko")],
         steps: vec![
             "insmod /lib/modules/rust_oops_null.ko".into(),
@@ -57,8 +58,8 @@ fn main() {
         ],
     };
     let start = Instant::now();
-    let kernel = obj.join("arch/x86/boot/bzImage");
-    let boot = qemu::boot_guest(&kernel, &guest, dir.path(), |_| {}, &mut |_| {}).unwrap();
+    let boot = qemu::boot_guest(&built.arch, &built.image, &guest, dir.path(), |_| {}, &mut |_| {})
+        .unwrap();
     let log = boot.log.clone();
     let scenario = start.elapsed();
     eprintln!("bench: {}", boot.describe());

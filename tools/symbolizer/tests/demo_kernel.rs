@@ -37,14 +37,16 @@ fn frame<'a>(decoded: &'a str, name: &str) -> &'a str {
 /// and returns the console log (in a directory that lives as long as the returned guard).
 fn boot_and_load(obj: &Path, module_dir: &Path, modules: &[&str]) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
+    let (_, built) = kbuild::Objtree::open_built(obj).unwrap();
     let guest = Guest {
-        busybox: "/bin/busybox".into(),
+        busybox: qemu::guest_busybox(&built.arch),
         modules: modules.iter().map(|m| module_dir.join(format!("{m}.ko"))).collect(),
         steps: modules.iter().map(|m| format!("insmod /lib/modules/{m}.ko")).collect(),
     };
-    let kernel = obj.join("arch/x86/boot/bzImage");
     let timeout = |config: &mut qemu::BootConfig| config.timeout = Duration::from_secs(120);
-    let boot = qemu::boot_guest(&kernel, &guest, dir.path(), timeout, &mut |_| {}).unwrap();
+    let boot =
+        qemu::boot_guest(&built.arch, &built.image, &guest, dir.path(), timeout, &mut |_| {})
+            .unwrap();
     assert_eq!(boot.outcome(), Outcome::Completed, "{}", boot.describe());
     (dir, boot.log)
 }
@@ -111,13 +113,20 @@ fn rust_frames_of_real_oopses_decode_to_the_calls_they_were_in() {
 
     let decoded = decode(&obj, &src, &ext, &log);
 
-    // The NULL write: RIP in the function that writes, each chain frame at its call.
+    // The NULL write: where it happened (x86-64's `RIP: 0010:`, arm64's `pc : `) in the function
+    // that writes, each chain frame at its call.
     let null = &decoded[..decoded.find("rust_oops_panic: expecting").expect("both modules ran")];
-    let rip = null.lines().find(|l| l.starts_with("RIP: 0010:")).unwrap();
+    let raw = std::fs::read_to_string(&log).unwrap();
+    let label = raw
+        .lines()
+        .filter_map(|l| oops::frame_on_line(oops::strip_prefixes(l)))
+        .find(|f| !f.label.is_empty() && !f.return_address)
+        .map(|f| f.label.to_owned())
+        .unwrap_or_else(|| panic!("no line of the log says where it happened:\n{raw}"));
+    let rip = null.lines().find(|l| l.starts_with(&label)).unwrap_or_else(|| panic!("{null}"));
     assert!(
-        rip.starts_with(
-            "RIP: 0010:rust_oops_null::die_by_writing_through_a_null_pointer::<u32>+0x"
-        ),
+        rip[label.len()..]
+            .starts_with("rust_oops_null::die_by_writing_through_a_null_pointer::<u32>+0x"),
         "{rip}"
     );
     assert!(

@@ -346,10 +346,12 @@ impl Check {
         if steps.is_empty() {
             steps.push("true".to_owned());
         }
-        let guest = qemu::Guest { busybox: PathBuf::from("/bin/busybox"), modules, steps };
+        let (_, built) = kbuild::Objtree::open_built(&objtree)?;
+        let guest = qemu::Guest { busybox: qemu::guest_busybox(&built.arch), modules, steps };
         let step = progress::start(&format!("booting: {label}: {}", r.name));
         let boot = qemu::boot_guest(
-            &objtree.join("arch/x86/boot/bzImage"),
+            &built.arch,
+            &built.image,
             &guest,
             &dir,
             |c| {

@@ -106,14 +106,84 @@ pub fn fetch_source(dir: &Path, package: &str, suite: &str) -> Result<PathBuf, W
     if tarball.is_file() {
         return Ok(tarball);
     }
+    let fallback = format!("install {package} and pass KERNEL_TARBALL=/usr/src/{package}.tar.xz");
+    let wanted = format!("usr/src/{package}.tar.xz");
+    let fetch = Fetch { package, suite, arch: None, fallback: &fallback, holds: &wanted };
+    fetch_deb(dir, &unpacked, &fetch)?;
+    Ok(tarball)
+}
+
+/// Makes sure Debian's `busybox-static` of another architecture (Debian's `arch`, `arm64`), from
+/// the machine's own suite, is unpacked as `root` (`bin/busybox` in it), for guests of that
+/// architecture; fetched as [`fetch_source`] fetches a kernel, into `root`'s parent.
+pub fn fetch_busybox(root: &Path, arch: &str) -> Result<PathBuf, WorkbenchError> {
+    let busybox = root.join("bin/busybox");
+    if busybox.is_file() {
+        return Ok(busybox);
+    }
+    let suite = machine_suite().ok_or_else(|| {
+        WorkbenchError::Config(format!(
+            "cannot tell the machine's Debian suite (no VERSION_CODENAME in {OS_RELEASE}): an {arch} guest runs Debian's busybox-static of {arch}, fetched from the machine's own suite"
+        ))
+    })?;
+    let dir = root.parent().unwrap_or(root);
+    let fallback = format!(
+        "or unpack busybox-static_*_{arch}.deb yourself (`dpkg-deb -x`) into {}",
+        root.display()
+    );
+    let fetch = Fetch {
+        package: "busybox-static",
+        suite: &suite,
+        arch: Some(arch),
+        fallback: &fallback,
+        holds: "bin/busybox",
+    };
+    fetch_deb(dir, root, &fetch)?;
+    Ok(busybox)
+}
+
+/// Where the machine says which Debian release it is.
+const OS_RELEASE: &str = "/etc/os-release";
+
+/// The machine's Debian suite (`bookworm`), from `/etc/os-release`.
+fn machine_suite() -> Option<String> {
+    let text = std::fs::read_to_string(OS_RELEASE).ok()?;
+    text.lines()
+        .find_map(|l| l.strip_prefix("VERSION_CODENAME="))
+        .map(|v| v.trim_matches('"').to_owned())
+        .filter(|v| !v.is_empty())
+}
+
+/// One package to fetch with a private apt state.
+struct Fetch<'a> {
+    /// The package.
+    package: &'a str,
+    /// The Debian suite it comes from.
+    suite: &'a str,
+    /// Debian's architecture, for a package of another than the machine's.
+    arch: Option<&'a str>,
+    /// What else the user can do when there is no mirror.
+    fallback: &'a str,
+    /// A path the unpacked package must hold.
+    holds: &'a str,
+}
+
+/// Downloads `fetch`'s package with a private apt state in `dir` (one per suite and
+/// architecture) and unpacks it as `unpacked`, whole or not at all.
+fn fetch_deb(dir: &Path, unpacked: &Path, fetch: &Fetch) -> Result<(), WorkbenchError> {
+    let Fetch { package, suite, arch, fallback, holds } = *fetch;
     let io = |path: &Path, source| WorkbenchError::Io { path: path.to_owned(), source };
     let uri = mirror_uri(&machine_sources()).ok_or_else(|| {
         WorkbenchError::Config(format!(
-            "no Debian mirror in the machine's apt sources ({} and {}/*): {package} comes from Debian's {suite} suite, fetched from the mirror apt already uses; add a `deb <mirror>/debian ...` entry, or install {package} and pass KERNEL_TARBALL=/usr/src/{package}.tar.xz",
+            "no Debian mirror in the machine's apt sources ({} and {}/*): {package} comes from Debian's {suite} suite, fetched from the mirror apt already uses; add a `deb <mirror>/debian ...` entry, or {fallback}",
             SOURCES[0], SOURCES[1]
         ))
     })?;
-    let state = dir.join("apt");
+    // The kernels' state keeps its first name; another suite or architecture has its own.
+    let state = match arch {
+        None => dir.join("apt"),
+        Some(arch) => dir.join(format!("apt-{suite}-{arch}")),
+    };
     for sub in ["lists/partial", "cache/archives/partial", "debs"] {
         std::fs::create_dir_all(state.join(sub)).map_err(|e| io(&state, e))?;
     }
@@ -128,6 +198,13 @@ pub fn fetch_source(dir: &Path, package: &str, suite: &str) -> Result<PathBuf, W
         format!("Dir::Cache={}", state.join("cache").display()),
         "APT::Sandbox::User=root".to_owned(),
     ];
+    let private: Vec<String> = match arch {
+        None => private.into(),
+        Some(arch) => private
+            .into_iter()
+            .chain([format!("APT::Architecture={arch}"), format!("APT::Architectures={arch}")])
+            .collect(),
+    };
     let apt = |verb: &str, cwd: &Path| {
         let mut cmd = Command::new("apt-get", cwd);
         for option in &private {
@@ -135,7 +212,11 @@ pub fn fetch_source(dir: &Path, package: &str, suite: &str) -> Result<PathBuf, W
         }
         cmd.args(["-q", verb]).timeout(Duration::from_secs(30 * 60))
     };
-    let step = progress::start(&format!("fetching {package} from Debian's {suite} ({uri})"));
+    let what = match arch {
+        None => package.to_owned(),
+        Some(arch) => format!("{package} ({arch})"),
+    };
+    let step = progress::start(&format!("fetching {what} from Debian's {suite} ({uri})"));
     let result = (|| {
         apt("update", &state).run_checked()?;
         let debs = state.join("debs");
@@ -154,16 +235,16 @@ pub fn fetch_source(dir: &Path, package: &str, suite: &str) -> Result<PathBuf, W
                 ))
             })?;
         // The folder records the .deb it came from, and marks it as the workbench's.
-        make_in_place(&unpacked, STAMP, |tmp| {
+        make_in_place(unpacked, STAMP, |tmp| {
             Command::new("dpkg-deb", dir)
                 .arg("-x")
                 .arg(&deb)
                 .arg(tmp)
                 .timeout(Duration::from_secs(10 * 60))
                 .run_checked()?;
-            if !tarball_of(tmp, package).is_file() {
+            if !tmp.join(holds).is_file() {
                 return Err(WorkbenchError::Config(format!(
-                    "{} holds no usr/src/{package}.tar.xz: is {package} a kernel source package?",
+                    "{} holds no {holds}: is it {package}?",
                     deb.display()
                 )));
             }
@@ -171,10 +252,10 @@ pub fn fetch_source(dir: &Path, package: &str, suite: &str) -> Result<PathBuf, W
             std::fs::write(tmp.join(STAMP), format!("{name}\n")).map_err(|e| io(tmp, e))
         })?;
         std::fs::remove_file(&deb).map_err(|e| io(&deb, e))?;
-        Ok(tarball.clone())
+        Ok(())
     })();
-    if let Ok(tarball) = &result {
-        step.done(&progress::file_size(tarball));
+    if result.is_ok() {
+        step.done(&progress::file_size(&unpacked.join(holds)));
     } else {
         step.failed();
     }

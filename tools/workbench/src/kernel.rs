@@ -1,7 +1,7 @@
 //! A kernel tree ready for the tools: either ours, prepared and built from the inputs, or the
 //! user's own (`KERNEL_SRC=`/`KERNEL_OBJ=`), checked and used as it is.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use kbuild::{Built, Objtree, Srctree};
@@ -128,6 +128,20 @@ pub fn ensure(opts: &KernelOptions) -> Result<Kernel, WorkbenchError> {
     let srctree = Srctree::open(&opts.srctree)?;
     let objtree = Objtree::open(&srctree, &opts.objtree)?;
     let built = objtree.built(&srctree)?;
+    if !built.arch.is_host() {
+        // The guest of another architecture runs Debian's busybox-static of it.
+        let t = Instant::now();
+        let busybox = qemu::guest_busybox(&built.arch);
+        let root = busybox.parent().and_then(Path::parent).unwrap_or(&busybox);
+        if !busybox.is_file() {
+            crate::apt::fetch_busybox(root, &built.arch.debian)?;
+            stages.push((
+                "busybox".to_owned(),
+                format!("busybox-static ({})", built.arch.debian),
+                t.elapsed(),
+            ));
+        }
+    }
     let mut extmods = Vec::new();
     if let Some((sources, build_dir)) = &opts.extmods {
         let t = Instant::now();
@@ -187,8 +201,10 @@ pub fn describe(kernel: &Kernel) -> String {
     let mut out = format!("kernel: Linux {}\n", kernel.srctree.version);
     out += &format!("  srctree  {}\n", kernel.srctree.path.display());
     out += &format!("  objtree  {}\n", kernel.objtree.path.display());
-    for (name, path) in [("vmlinux", &kernel.built.vmlinux), ("bzImage", &kernel.built.bzimage)] {
-        out += &format!("  {name}  {} ({})\n", path.display(), progress::file_size(path));
+    out += &format!("  arch     {}\n", kernel.built.arch.name);
+    for path in [&kernel.built.vmlinux, &kernel.built.image] {
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        out += &format!("  {name:<8} {} ({})\n", path.display(), progress::file_size(path));
     }
     for module in &kernel.extmods {
         out +=

@@ -79,7 +79,15 @@ fn objtree_not_configured_then_without_rust_then_not_built() {
         "$DIR/obj/.config does not enable CONFIG_RUST: check the toolchain with `make -C $DIR/src O=$DIR/obj rustavailable`, enable \"Rust support\" (General setup) in `make O=$DIR/obj menuconfig`, then rebuild"
     );
 
-    write(&obj.join(".config"), "CONFIG_RUST=y\n");
+    write(&obj.join(".config"), "CONFIG_RUST=y\nCONFIG_RISCV=y\n");
+    let tree = Objtree::open(&src, &obj).unwrap();
+    let err = tree.built(&src).unwrap_err();
+    assert_eq!(
+        message(dir.path(), err),
+        "$DIR/obj/.config is of an architecture the suite does not know (it enables none of the Kconfig symbols of arm64, x86_64): add a folder for it to demo-kernel/arch/"
+    );
+
+    write(&obj.join(".config"), "CONFIG_RUST=y\nCONFIG_ARM64=y\n");
     let tree = Objtree::open(&src, &obj).unwrap();
     let err = tree.built(&src).unwrap_err();
     assert_eq!(
@@ -88,9 +96,10 @@ fn objtree_not_configured_then_without_rust_then_not_built() {
     );
 
     write(&obj.join("vmlinux"), "");
-    write(&obj.join("arch/x86/boot/bzImage"), "");
+    write(&obj.join("arch/arm64/boot/Image"), "");
     let built = tree.built(&src).unwrap();
-    assert_eq!(built.bzimage, obj.join("arch/x86/boot/bzImage"));
+    assert_eq!(built.image, obj.join("arch/arm64/boot/Image"));
+    assert_eq!(built.arch.name, "arm64");
 }
 
 #[test]

@@ -18,6 +18,10 @@ struct Args {
     /// The kernel image, e.g. `$KERNEL_OBJ/arch/x86/boot/bzImage`.
     #[arg(long)]
     kernel: PathBuf,
+    /// Its architecture (a folder of demo-kernel/arch/: `x86_64`, `arm64`): QEMU's program,
+    /// machine and console, and the guest's busybox.
+    #[arg(long, default_value = "x86_64")]
+    arch: String,
     /// A module to put in the guest's /lib/modules (repeatable).
     #[arg(long = "module", value_name = "KO")]
     modules: Vec<PathBuf>,
@@ -43,12 +47,13 @@ struct Args {
     /// Keep the temporary directory (initramfs and console log) and say where it is.
     #[arg(long, conflicts_with = "out_dir")]
     keep: bool,
-    /// The statically linked busybox to use.
-    #[arg(long, default_value = "/bin/busybox")]
-    busybox: PathBuf,
-    /// The QEMU binary.
-    #[arg(long, default_value = "qemu-system-x86_64")]
-    qemu: PathBuf,
+    /// The statically linked busybox to use (default: the architecture's, `/bin/busybox` for
+    /// the machine's own).
+    #[arg(long)]
+    busybox: Option<PathBuf>,
+    /// The QEMU binary (default: the architecture's, `qemu-system-x86_64`).
+    #[arg(long)]
+    qemu: Option<PathBuf>,
     /// Print the result as JSON on stdout.
     #[arg(long)]
     json: bool,
@@ -93,20 +98,29 @@ fn run(args: &Args) -> anyhow::Result<ExitCode> {
             }
         }
     };
+    let arch = kbuild::arch::named(&args.arch).with_context(|| {
+        format!(
+            "--arch {}: not an architecture of the suite (they are: {})",
+            args.arch,
+            kbuild::arch::names()
+        )
+    })?;
     let guest = Guest {
-        busybox: args.busybox.clone(),
+        busybox: args.busybox.clone().unwrap_or_else(|| qemu::guest_busybox(&arch)),
         modules: args.modules.clone(),
         steps: args.steps.clone(),
     };
     let configure = |config: &mut BootConfig| {
-        config.qemu = args.qemu.clone();
+        if let Some(qemu) = &args.qemu {
+            config.qemu = qemu.clone();
+        }
         config.append = args.append.clone();
         config.memory_mib = args.memory;
         config.accel = args.accel;
         config.timeout = Duration::from_secs(args.timeout);
     };
     let step = progress::start(&format!("booting {}", args.kernel.display()));
-    let boot = qemu::boot_guest(&args.kernel, &guest, &out_dir, configure, &mut |line| {
+    let boot = qemu::boot_guest(&arch, &args.kernel, &guest, &out_dir, configure, &mut |line| {
         if args.verbose {
             step.println(line);
         } else {
