@@ -21,6 +21,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use api_diff::Sides;
 use freshness::Fingerprint;
 
 use crate::build::{self, JsonConfig, Status};
@@ -32,7 +33,7 @@ use pages::{CrateChanges, CrateLine, Pair, VersionLine};
 
 /// Changes whenever what the combined site's pages say changes, so that a site in place is not
 /// kept.
-pub const COMBINED_VERSION: &str = "4";
+pub const COMBINED_VERSION: &str = "5";
 
 /// The crates whose API is compared in full.
 pub const DETAILED: &[&str] = &["kernel", "macros", "pin_init", "ffi"];
@@ -432,7 +433,19 @@ pub fn build(options: &Options) -> Result<Summary, VersionsError> {
 
     let (first, last) = (0, options.versions.len() - 1);
     let (old_v, new_v) = (&options.versions[first], &options.versions[last]);
-    let pair = Pair { old: &old_v.label, new: &new_v.label };
+    // The same kernel built for two architectures (`make docs-arches`): what one has and the
+    // other has not, rather than what changed.
+    let (old_meta, new_meta) = (&manifests[first].meta, &manifests[last].meta);
+    let sides = if old_meta.kernel_version == new_meta.kernel_version
+        && !old_meta.arch.is_empty()
+        && !new_meta.arch.is_empty()
+        && old_meta.arch != new_meta.arch
+    {
+        Sides::Architectures
+    } else {
+        Sides::Versions
+    };
+    let pair = Pair { old: &old_v.label, new: &new_v.label, sides };
     let step =
         progress::start(&format!("comparing the APIs of Linux {} and {}", pair.old, pair.new));
     let crates = diffs(
@@ -578,6 +591,7 @@ fn assemble(
         .map(|(v, m)| VersionLine {
             label: v.label.clone(),
             kernel_version: m.meta.kernel_version.clone(),
+            arch: m.meta.arch.clone(),
             crates: m.crates.iter().filter(|c| c.missing.is_none()).count(),
             doctests: m.doctests.clone(),
         })

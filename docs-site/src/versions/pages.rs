@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use api_diff::{ChangeKind, Diff, Version, render_html, summary};
+use api_diff::{ChangeKind, Diff, Sides, Version, heading, render_html, summary};
 use report::{PAGE_END, escape, page_start};
 
 use crate::versions::porting::Use;
@@ -19,6 +19,8 @@ pub struct VersionLine {
     pub label: String,
     /// The tree's version: `7.3.4`.
     pub kernel_version: String,
+    /// The architecture it was built for: `arm64`.
+    pub arch: String,
     /// The number of crates documented.
     pub crates: usize,
     /// The doctest summary, if they ran.
@@ -50,13 +52,29 @@ pub struct CrateLine {
     pub changes: CrateChanges,
 }
 
-/// The old and new version's labels.
+/// The labels of the two sites compared, and what they are: two versions, or one version on two
+/// architectures.
 #[derive(Clone, Copy, Debug)]
 pub struct Pair<'a> {
     /// `6.12`.
     pub old: &'a str,
     /// `7.3`.
     pub new: &'a str,
+    /// What the two are.
+    pub sides: Sides,
+}
+
+impl Pair<'_> {
+    /// What the comparison is called: `API changes from Linux 6.12 to 7.3`, or `What Linux
+    /// 7.3-x86_64 and 7.3-arm64 do not share`.
+    fn title(&self) -> String {
+        match self.sides {
+            Sides::Versions => format!("API changes from Linux {} to {}", self.old, self.new),
+            Sides::Architectures => {
+                format!("What Linux {} and {} do not share", self.old, self.new)
+            }
+        }
+    }
 }
 
 /// The counts of a diff: `12 added, 3 removed`.
@@ -74,13 +92,14 @@ pub fn landing(versions: &[VersionLine], pair: Pair) -> String {
         "<p>Each kernel's documentation as <code>docs-site build</code> made it, with its own \
          search; every page has a version switcher (bottom right) that opens the same item in \
          the other kernel, or says that it does not exist there.</p>\n<table>\n\
-         <tr><th>Kernel</th><th>Version</th><th>Crates</th><th>Doctests</th></tr>\n",
+         <tr><th>Kernel</th><th>Version</th><th>Architecture</th><th>Crates</th><th>Doctests</th></tr>\n",
     );
     for v in versions {
         writeln!(
             out,
-            "<tr><td><a href=\"{l}/index.html\">Linux {l}</a></td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><td><a href=\"{l}/index.html\">Linux {l}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             escape(&v.kernel_version),
+            escape(&v.arch),
             v.crates,
             escape(v.doctests.as_deref().unwrap_or("not run")),
             l = escape(&v.label),
@@ -88,13 +107,18 @@ pub fn landing(versions: &[VersionLine], pair: Pair) -> String {
         .unwrap();
     }
     out.push_str("</table>\n");
+    let (o, n) = (escape(pair.old), escape(pair.new));
+    let (heading, what) = match pair.sides {
+        Sides::Versions => (format!("From {o} to {n}"), "API changes per crate"),
+        Sides::Architectures => {
+            (format!("{o} and {n}"), "What each crate offers on one and not on the other")
+        }
+    };
     writeln!(
         out,
-        "<h2>From {o} to {n}</h2>\n<ul><li><a href=\"changes/index.html\">API changes per crate</a> \
+        "<h2>{heading}</h2>\n<ul><li><a href=\"changes/index.html\">{what}</a> \
          (from rustdoc's JSON of each crate, diffed)</li>\n<li><a href=\"changes/modules.html\">What \
-         our out-of-tree modules use of them</a></li></ul>",
-        o = escape(pair.old),
-        n = escape(pair.new)
+         our out-of-tree modules use of them</a></li></ul>"
     )
     .unwrap();
     out.push_str(PAGE_END);
@@ -103,11 +127,14 @@ pub fn landing(versions: &[VersionLine], pair: Pair) -> String {
 
 /// `changes/index.html`: a line per crate.
 pub fn changes_index(crates: &[CrateLine], pair: Pair) -> String {
-    let mut out = page_start(&format!("API changes from Linux {} to {}", pair.old, pair.new));
+    let mut out = page_start(&pair.title());
     out.push_str("<p><a href=\"../index.html\">All kernels</a> · <a href=\"modules.html\">Porting our modules</a></p>\n");
-    out.push_str(
-        "<table>\n<tr><th>Crate</th><th>Added</th><th>Removed</th><th>Moved</th><th>Changed</th><th></th></tr>\n",
-    );
+    out.push_str("<table>\n<tr><th>Crate</th>");
+    for change in ChangeKind::ALL {
+        write!(out, "<th>{}</th>", escape(&heading(change, pair.sides, pair.old, pair.new)))
+            .unwrap();
+    }
+    out.push_str("<th></th></tr>\n");
     for c in crates {
         let name = escape(&c.name);
         match &c.changes {
@@ -147,15 +174,14 @@ pub fn changes_index(crates: &[CrateLine], pair: Pair) -> String {
 
 /// `changes/CRATE.html`; `extra` goes first (the `module!` keys on `macros`' page).
 pub fn crate_page(name: &str, diff: &Diff, brief: bool, pair: Pair, extra: &str) -> String {
-    let mut out =
-        page_start(&format!("{name}: API changes from Linux {} to {}", pair.old, pair.new));
+    let mut out = page_start(&format!("{name}: {}", pair.title()));
     out.push_str("<p><a href=\"index.html\">All crates</a> · <a href=\"../index.html\">All kernels</a></p>\n");
     out.push_str(extra);
     let old = Version { label: pair.old, doc_root: &format!("../{}/", pair.old) };
     let new_root = format!("../{}/", pair.new);
     let new = Version { label: pair.new, doc_root: &new_root };
     if !brief {
-        out.push_str(&render_html(diff, &old, &new));
+        out.push_str(&render_html(diff, &old, &new, pair.sides));
     } else {
         writeln!(out, "<p>{}.</p>", escape(&counts_text(diff))).unwrap();
         let mut shown = 0;
@@ -164,7 +190,8 @@ pub fn crate_page(name: &str, diff: &Diff, brief: bool, pair: Pair, extra: &str)
             if entries.is_empty() {
                 continue;
             }
-            writeln!(out, "<h2>{} ({})</h2>\n<ul>", change.name(), entries.len()).unwrap();
+            let title = heading(change, pair.sides, pair.old, pair.new);
+            writeln!(out, "<h2>{} ({})</h2>\n<ul>", escape(&title), entries.len()).unwrap();
             for e in entries.iter().take(SUMMARY_CAP.saturating_sub(shown)) {
                 let (place, root) = match (&e.new, &e.old) {
                     (Some(p), _) => (p, new_root.as_str()),

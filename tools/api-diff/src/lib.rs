@@ -48,7 +48,7 @@ pub use rustdoc_types::{Crate, FORMAT_VERSION};
 pub use crate::api::Place;
 pub use crate::api::{Api, api};
 pub use crate::diff::{ChangeKind, Counts, Diff, Entry, Reason, Summary, diff, summary};
-pub use crate::render::{Version, render_html, render_text};
+pub use crate::render::{Sides, Version, heading, render_html, render_text};
 pub use crate::url::{member_url, url};
 
 /// The kinds of items the diff knows, each with its rustdoc page or anchor.

@@ -16,6 +16,16 @@ pub struct Version<'a> {
     pub doc_root: &'a str,
 }
 
+/// What the two sides of a diff are, which decides the words of its report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sides {
+    /// An old and a new version: items are added, removed, moved and changed.
+    Versions,
+    /// One version built for two architectures: an item is only on one of them, at another
+    /// path, or different.
+    Architectures,
+}
+
 /// `"1 added, 2 changed"`: the non-zero counts, or `"no changes"`.
 fn counts_line(counts: &Counts) -> String {
     let parts: Vec<String> = ChangeKind::ALL
@@ -32,6 +42,35 @@ fn title(change: ChangeKind) -> &'static str {
         ChangeKind::Removed => "Removed",
         ChangeKind::Moved => "Moved",
         ChangeKind::Changed => "Changed",
+    }
+}
+
+/// The heading of a change kind's entries: `"Added"`, or for [`Sides::Architectures`]
+/// `"Only on arm64"` (an item the new side has and the old has not).
+pub fn heading(change: ChangeKind, sides: Sides, old: &str, new: &str) -> String {
+    match (sides, change) {
+        (Sides::Versions, _) => title(change).to_owned(),
+        (Sides::Architectures, ChangeKind::Added) => format!("Only on {new}"),
+        (Sides::Architectures, ChangeKind::Removed) => format!("Only on {old}"),
+        (Sides::Architectures, ChangeKind::Moved) => "At another path".to_owned(),
+        (Sides::Architectures, ChangeKind::Changed) => "Different".to_owned(),
+    }
+}
+
+/// The non-zero counts in the words of [`heading`]: `"3 only on arm64, 1 different"`.
+fn counts_words(counts: &Counts, sides: Sides, old: &str, new: &str) -> String {
+    if sides == Sides::Versions {
+        return counts_line(counts);
+    }
+    let parts: Vec<String> = ChangeKind::ALL
+        .iter()
+        .filter(|c| counts.get(**c) > 0)
+        .map(|c| format!("{} {}", counts.get(*c), heading(*c, sides, old, new).to_lowercase()))
+        .collect();
+    if parts.is_empty() {
+        "nothing one has and the other has not".to_owned()
+    } else {
+        parts.join(", ")
     }
 }
 
@@ -79,22 +118,26 @@ pub fn render_text(diff: &Diff, old_label: &str, new_label: &str) -> String {
 }
 
 /// The diff as an HTML fragment for a page of the caller's: a summary table, then a table per
-/// change kind whose entries link to their pages in each version where they exist.
-pub fn render_html(diff: &Diff, old: &Version, new: &Version) -> String {
+/// change kind whose entries link to their pages in each version where they exist, in the words
+/// of `sides`.
+pub fn render_html(diff: &Diff, old: &Version, new: &Version, sides: Sides) -> String {
     let summary = summary(diff);
     let mut out = String::from("<div class=\"api-diff\">\n");
-    writeln!(
-        out,
-        "<p>API changes from {} to {}: {}.</p>",
-        escape(old.label),
-        escape(new.label),
-        escape(&counts_line(&summary.total))
-    )
+    let (o, n) = (old.label, new.label);
+    let counts = escape(&counts_words(&summary.total, sides, o, n));
+    match sides {
+        Sides::Versions => {
+            writeln!(out, "<p>API changes from {} to {}: {counts}.</p>", escape(o), escape(n))
+        }
+        Sides::Architectures => {
+            writeln!(out, "<p>{} and {} compared: {counts}.</p>", escape(o), escape(n))
+        }
+    }
     .unwrap();
     if !summary.by_kind.is_empty() {
         out.push_str("<table class=\"summary\">\n<tr><th>Kind</th>");
         for change in ChangeKind::ALL {
-            write!(out, "<th>{}</th>", title(change)).unwrap();
+            write!(out, "<th>{}</th>", escape(&heading(change, sides, o, n))).unwrap();
         }
         out.push_str("</tr>\n");
         for (kind, counts) in &summary.by_kind {
@@ -112,7 +155,8 @@ pub fn render_html(diff: &Diff, old: &Version, new: &Version) -> String {
             continue;
         }
         let (id, count) = (change.name(), entries.len());
-        writeln!(out, "<h2 id=\"{id}\">{} ({count})</h2>\n<table>", title(change)).unwrap();
+        let title = escape(&heading(change, sides, o, n));
+        writeln!(out, "<h2 id=\"{id}\">{title} ({count})</h2>\n<table>").unwrap();
         let (old_label, new_label) = (escape(old.label), escape(new.label));
         writeln!(
             out,

@@ -221,8 +221,17 @@ fn two_versions_of_a_crate() {
         &diff,
         &api_diff::Version { label: "v1", doc_root: "../v1/" },
         &api_diff::Version { label: "v2", doc_root: "../v2/" },
+        api_diff::Sides::Versions,
     );
     expect_file!["golden/demo.html"].assert_eq(&html);
+    // The same diff read as one kernel on two architectures.
+    let arches = api_diff::render_html(
+        &diff,
+        &api_diff::Version { label: "x86_64", doc_root: "../x86_64/" },
+        &api_diff::Version { label: "arm64", doc_root: "../arm64/" },
+        api_diff::Sides::Architectures,
+    );
+    expect_file!["golden/arches.html"].assert_eq(&arches);
 
     // Every link leads to rustdoc's page and anchor for the item, in its version.
     let mut checked = 0;
