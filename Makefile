@@ -253,6 +253,7 @@ test-versions: tools ## The tests that need every demo kernel at once (docs-site
 # (ARCH_TESTS in its arch.conf) against ARCH_TEST_KERNEL; the unit tests, the same on every
 # architecture, ran already. `make test-kernel ARCH=arm64 KERNEL=6.12` runs all of them.
 test-arch: ## The tests that use the tree, against the ARCH= (arm64) build of Linux 7.3
+	$(if $(ARCH_TESTS),,$(error make test-arch runs another architecture's ARCH_TESTS: give it one, ARCH=$(firstword $(FOREIGN_ARCHES)) (ARCH=$(ARCH)'s tests are make test-kernel's)))
 	@$(MAKE) --no-print-directory test-kernel KERNEL=$(ARCH_TEST_KERNEL) KERNEL_TESTS='$(ARCH_TESTS)'
 
 # KERNEL_TESTS may hold several cargo selections, separated by `|`.
