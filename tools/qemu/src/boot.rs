@@ -256,12 +256,8 @@ pub fn guest_busybox(arch: &kbuild::Arch) -> PathBuf {
     if arch.is_host() {
         return PathBuf::from("/bin/busybox");
     }
-    let cache = kvm_verdict::cache_dir(
-        std::env::var_os(kvm_verdict::CACHE_ENV),
-        std::env::var_os("XDG_CACHE_HOME"),
-        std::env::var_os("HOME"),
-    )
-    .unwrap_or_else(|| PathBuf::from("/nonexistent/rust-kernel-tools"));
+    let cache = kvm_verdict::suite_cache()
+        .unwrap_or_else(|| PathBuf::from("/nonexistent/rust-kernel-tools"));
     foreign_busybox(&cache, arch)
 }
 
@@ -526,15 +522,19 @@ pub mod kvm_verdict {
         })
     }
 
-    /// Where the state of this host is kept, and its boot id.
-    fn here() -> Option<(PathBuf, String)> {
-        let boot_id = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").ok()?;
-        let cache = cache_dir(
+    /// The suite's cache ([`cache_dir`]) from this process's environment.
+    pub fn suite_cache() -> Option<PathBuf> {
+        cache_dir(
             std::env::var_os(CACHE_ENV),
             std::env::var_os("XDG_CACHE_HOME"),
             std::env::var_os("HOME"),
-        )?;
-        Some((cache.join("qemu"), boot_id.trim().to_owned()))
+        )
+    }
+
+    /// Where the state of this host is kept, and its boot id.
+    fn here() -> Option<(PathBuf, String)> {
+        let boot_id = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").ok()?;
+        Some((suite_cache()?.join("qemu"), boot_id.trim().to_owned()))
     }
 
     /// The state kept in `dir`; the default when there is none or it cannot be read.
