@@ -270,25 +270,49 @@ fn run_scenarios(
             .with_context(|| format!("cannot create {}", logs.display()))?;
     }
     let module_dir = extmod_dir.join("rust_oops");
+    let modinfo_path = objtree.join("modules.builtin.modinfo");
+    let builtin_modinfo = std::fs::read(&modinfo_path).unwrap_or_default();
+    // A tree that lacks what a scenario needs (a user's own, without the demo series'
+    // sample) runs the others, and says which it did not run and why; one that can run none
+    // fails before anything is opened or booted.
+    let plans: Vec<_> = SCENARIOS
+        .iter()
+        .map(|scenario| {
+            (scenario, prerequisites(scenario, &builtin_modinfo, &modinfo_path, &module_dir))
+        })
+        .collect();
+    let not_run: Vec<String> = plans
+        .iter()
+        .filter_map(|(scenario, plan)| {
+            plan.as_ref().err().map(|why| format!("{}: {why}", scenario.name))
+        })
+        .collect();
+    if not_run.len() == SCENARIOS.len() {
+        if !json {
+            for (scenario, plan) in &plans {
+                if let Err(why) = plan {
+                    println!("{}: {}: not run: {why}", scenario.name, scenario.what);
+                }
+            }
+        }
+        anyhow::bail!(
+            "no oops scenario could run on this tree, so nothing was checked:\n  {}",
+            not_run.join("\n  ")
+        );
+    }
     let (_, built) = kbuild::Objtree::open_built(objtree)?;
     let images = Images::open(&built.vmlinux, &module_dir)?;
     let mut all_ok = true;
     let mut results = Vec::new();
     let mut scenario_frames = Vec::new();
-    let modinfo_path = objtree.join("modules.builtin.modinfo");
-    let builtin_modinfo = std::fs::read(&modinfo_path).unwrap_or_default();
-    let mut not_run = Vec::new();
-    for scenario in SCENARIOS {
-        // A tree that lacks what a scenario needs (a user's own, without the demo series'
-        // sample) runs the others, and says which it did not run and why.
-        let cmdline = match prerequisites(scenario, &builtin_modinfo, &modinfo_path, &module_dir) {
+    for (scenario, plan) in plans {
+        let cmdline = match plan {
             Ok(cmdline) => cmdline,
             Err(why) => {
                 if !json {
                     println!("{}: {}: not run: {why}", scenario.name, scenario.what);
                 }
                 results.push(not_run_result(scenario, &why));
-                not_run.push(format!("{}: {why}", scenario.name));
                 continue;
             }
         };
@@ -305,12 +329,6 @@ fn run_scenarios(
         }
         scenario_frames.push((scenario.name, scenario.what, result.ok, result.checks.clone()));
         results.push(scenario_result(scenario, &result, kept));
-    }
-    if not_run.len() == SCENARIOS.len() {
-        anyhow::bail!(
-            "no oops scenario could run on this tree, so nothing was checked:\n  {}",
-            not_run.join("\n  ")
-        );
     }
     if let Some(path) = html {
         write_html(path, &images, &scenario_frames)?;
