@@ -381,7 +381,10 @@ fn print_scenario(scenario: &Scenario, result: &ScenarioResult) {
         None => {}
     }
     if result.reports.len() > 1 {
-        println!("  the kernel oopsed {} times; console excerpt:", result.reports.len());
+        println!(
+            "  the kernel reported {} problems (oops, BUG or WARNING), not one; the second:",
+            result.reports.len()
+        );
         let second = result.reports[1].lines.0;
         for line in result.log.lines().skip(second.saturating_sub(2)).take(6) {
             println!("    {line}");
