@@ -281,23 +281,19 @@ fn run_scenarios(
             (scenario, prerequisites(scenario, &builtin_modinfo, &modinfo_path, &module_dir))
         })
         .collect();
-    let not_run: Vec<String> = plans
-        .iter()
-        .filter_map(|(scenario, plan)| {
-            plan.as_ref().err().map(|why| format!("{}: {why}", scenario.name))
-        })
-        .collect();
-    if not_run.len() == SCENARIOS.len() {
-        if !json {
-            for (scenario, plan) in &plans {
-                if let Err(why) = plan {
-                    println!("{}: {}: not run: {why}", scenario.name, scenario.what);
-                }
-            }
+    let not_run =
+        || plans.iter().filter_map(|(scenario, plan)| Some((scenario, plan.as_ref().err()?)));
+    if !json {
+        for (scenario, why) in not_run() {
+            println!("{}: {}: not run: {why}", scenario.name, scenario.what);
         }
+    }
+    if not_run().count() == SCENARIOS.len() {
+        let reasons: Vec<String> =
+            not_run().map(|(scenario, why)| format!("{}: {why}", scenario.name)).collect();
         anyhow::bail!(
             "no oops scenario could run on this tree, so nothing was checked:\n  {}",
-            not_run.join("\n  ")
+            reasons.join("\n  ")
         );
     }
     let (_, built) = kbuild::Objtree::open_built(objtree)?;
@@ -309,9 +305,6 @@ fn run_scenarios(
         let cmdline = match plan {
             Ok(cmdline) => cmdline,
             Err(why) => {
-                if !json {
-                    println!("{}: {}: not run: {why}", scenario.name, scenario.what);
-                }
                 results.push(not_run_result(scenario, &why));
                 continue;
             }
