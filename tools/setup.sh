@@ -81,6 +81,19 @@ else
 	say "Rust $toolchain components: ${components[*]} present"
 fi
 
+# The sources of std's crates.io dependencies, which rust-src leaves out: rust-project-gen
+# gives std its hashbrown from cargo's registry (rust-analyzer fetches them the same way when it
+# loads std's workspace itself). The library's Cargo.toml asks for nightly cargo features, hence
+# RUSTC_BOOTSTRAP; --locked keeps its Cargo.lock as shipped.
+library=$(rustup run "$toolchain" rustc --print sysroot)/lib/rustlib/src/rust/library
+if RUSTC_BOOTSTRAP=1 rustup run "$toolchain" cargo fetch --locked --offline --quiet --manifest-path "$library/Cargo.toml" 2>/dev/null; then
+	say "the sources of std's dependencies present in cargo's registry"
+else
+	say "fetching the sources of std's dependencies into cargo's registry"
+	RUSTC_BOOTSTRAP=1 rustup run "$toolchain" cargo fetch --locked --quiet --manifest-path "$library/Cargo.toml" >&2 ||
+		die "\`RUSTC_BOOTSTRAP=1 cargo fetch --locked --manifest-path $library/Cargo.toml\` failed"
+fi
+
 have=$("$prefix/bin/bindgen" --version 2>/dev/null || true)
 if [[ $have != "bindgen $bindgen_version" ]]; then
 	say "installing bindgen-cli $bindgen_version into $prefix (a few minutes)"
@@ -90,7 +103,7 @@ else
 	say "bindgen $bindgen_version present in $prefix"
 fi
 
-# Older rust-analyzers, for rust-project-gen's tests across versions: the weekly releases that
+# Other rust-analyzers, for rust-project-gen's tests across versions: the weekly releases that
 # rust-analyzer publishes to crates.io as `ra_ap_rust-analyzer`, built into
 # TOOLS_PREFIX/rust-analyzer-VERSION. RUST_ANALYZERS lists them as VERSION:COMMIT:DATE, the
 # commit the crate was published from (its .cargo_vcs_info.json) and that commit's date: set as

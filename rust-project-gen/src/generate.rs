@@ -9,6 +9,7 @@ use crate::graph::{Layout, Project, build_project};
 use crate::guess;
 use crate::json::{Flycheck, render, to_json};
 use crate::rust_analyzer::Features;
+use crate::std_deps::{STD_DEPS, StdDep, locked_version, std_dep};
 
 /// The trees, as kbuild's `make rust-analyzer` passes them to the upstream script.
 #[derive(Clone, Debug)]
@@ -23,6 +24,9 @@ pub struct Trees {
     pub sysroot_src: PathBuf,
     /// An external module's directory (`M=`), if the file is for one.
     pub exttree: Option<PathBuf>,
+    /// Cargo's home (`$CARGO_HOME`, or `~/.cargo`), whose registry holds the sources of
+    /// `std`'s crates.io dependencies ([`STD_DEPS`]); `None` leaves them out.
+    pub cargo_home: Option<PathBuf>,
 }
 
 /// A generated crate graph and what went into it.
@@ -39,13 +43,18 @@ pub struct Output {
     pub guessed: Vec<String>,
     /// The sysroot and its sources.
     pub sysroot: (PathBuf, PathBuf),
+    /// `std`'s crates.io dependencies found in cargo's registry.
+    pub std_deps: Vec<StdDep>,
+    /// What the file lacks without being partial: each of [`STD_DEPS`] not found, and what to
+    /// run for it.
+    pub notes: Vec<String>,
 }
 
 impl Output {
     /// The text of `rust-project.json`, with what the installed rust-analyzer understands.
     pub fn text(&self, features: Features, flycheck: Option<&Flycheck>) -> String {
         let (sysroot, sysroot_src) = self.sysroot.clone();
-        render(&to_json(&self.project, sysroot, sysroot_src, features, flycheck))
+        render(&to_json(&self.project, sysroot, sysroot_src, &self.std_deps, features, flycheck))
     }
 }
 
@@ -82,6 +91,14 @@ pub enum GenerateError {
         /// What the OS said.
         source: std::io::Error,
     },
+}
+
+/// Cargo's home, as cargo finds it: `$CARGO_HOME`, or `.cargo` in the home directory.
+pub fn cargo_home() -> Option<PathBuf> {
+    std::env::var_os("CARGO_HOME")
+        .filter(|home| !home.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::home_dir().map(|home| home.join(".cargo")))
 }
 
 /// Builds the crate graph for `trees`.
@@ -147,7 +164,69 @@ pub fn generate(trees: &Trees) -> Result<Output, GenerateError> {
         scan.problems.iter().map(|p| format!("{}: {}", p.path.display(), p.message)).collect();
     problems.extend(project.warnings.iter().cloned());
     let sysroot = (trees.sysroot.clone(), trees.sysroot_src.clone());
-    Ok(Output { project, problems, cmd_files, guessed, sysroot })
+    let (std_deps, notes) = match &trees.cargo_home {
+        Some(cargo_home) => find_std_deps(&trees.sysroot_src, cargo_home),
+        None => (Vec::new(), Vec::new()),
+    };
+    Ok(Output { project, problems, cmd_files, guessed, sysroot, std_deps, notes })
+}
+
+/// Each of [`STD_DEPS`] at the version `sysroot_src/Cargo.lock` pins, from cargo's registry
+/// sources under `cargo_home`; a note for each one not there, naming the command that fetches
+/// it.
+fn find_std_deps(sysroot_src: &Path, cargo_home: &Path) -> (Vec<StdDep>, Vec<String>) {
+    let lock_path = sysroot_src.join("Cargo.lock");
+    let std_path = sysroot_src.join("std/Cargo.toml");
+    let registry = cargo_home.join("registry/src");
+    let fetch = format!(
+        "fetch it with `RUSTC_BOOTSTRAP=1 cargo fetch --locked --manifest-path {}` (`make setup` does)",
+        sysroot_src.join("Cargo.toml").display()
+    );
+    let mut found = Vec::new();
+    let mut notes = Vec::new();
+    let read = |path: &Path| {
+        std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+    };
+    let (lock, std_manifest) = match (read(&lock_path), read(&std_path)) {
+        (Ok(lock), Ok(std_manifest)) => (lock, std_manifest),
+        (Err(e), _) | (_, Err(e)) => {
+            notes.push(format!("std's dependencies ({}) left out: {e}", STD_DEPS.join(", ")));
+            return (found, notes);
+        }
+    };
+    let mut indexes: Vec<PathBuf> = std::fs::read_dir(&registry)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| entry.path())
+        .collect();
+    indexes.sort();
+    for &name in STD_DEPS {
+        let version = match locked_version(&lock, name) {
+            Ok(version) => version,
+            Err(e) => {
+                notes.push(format!("std's {name} left out: {}: {e}", lock_path.display()));
+                continue;
+            }
+        };
+        let dir = format!("{name}-{version}");
+        let Some(root) = indexes.iter().map(|index| index.join(&dir)).find(|d| d.is_dir()) else {
+            notes.push(format!(
+                "std's {name} {version} is not in cargo's registry ({}/*/{dir}), so a recent rust-analyzer cannot infer `HashMap::new()` in host crates: {fetch}",
+                registry.display()
+            ));
+            continue;
+        };
+        let dep = read(&root.join("Cargo.toml")).and_then(|manifest| {
+            std_dep(name, root.join("src/lib.rs"), &std_manifest, &manifest)
+                .map_err(|e| format!("{}: {e}", root.join("Cargo.toml").display()))
+        });
+        match dep {
+            Ok(dep) => found.push(dep),
+            Err(e) => notes.push(format!("std's {name} left out: {e}")),
+        }
+    }
+    (found, notes)
 }
 
 /// Guesses the invocations of a configured tree that was never built: the kernel's crates,

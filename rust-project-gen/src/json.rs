@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::graph::{Origin, Project};
 use crate::rust_analyzer::Features;
+use crate::std_deps::StdDep;
 
 /// The file.
 #[derive(Serialize, Debug)]
@@ -20,8 +21,8 @@ pub struct ProjectJson {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sysroot_src: Option<PathBuf>,
     /// The sysroot crates, when rust-analyzer takes them from the file: `core`, `alloc`, `std`
-    /// and `proc_macro`, and none of `std`'s own dependencies (rust-analyzer otherwise reads
-    /// them all from the sources' `Cargo.toml`).
+    /// and `proc_macro`, and of `std`'s own dependencies only those its public types are made
+    /// of (rust-analyzer otherwise reads them all from the sources' `Cargo.toml`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sysroot_project: Option<SysrootProjectJson>,
     /// Shared cfg lists, by name.
@@ -41,19 +42,24 @@ pub struct SysrootProjectJson {
     pub sysroot: PathBuf,
     /// Its crates' sources.
     pub sysroot_src: PathBuf,
-    /// `core`, `alloc`, `std`, `proc_macro`.
+    /// `core`, `alloc`, `std`, `proc_macro`, then `std`'s crates.io dependencies.
     pub crates: Vec<CrateJson>,
 }
 
 /// The sysroot the file lists, each crate with its dependencies among them (indices): `core`
 /// (as a sysroot crate it is what makes rust-analyzer find the inherent methods of primitive
 /// types; an ordinary crate named `core`, as upstream's script lists it, does not), `alloc`,
-/// and for host crates `std` and `proc_macro`. Not `test`, nor any of `std`'s own dependencies.
+/// and for host crates `std` and `proc_macro`. Not `test`, nor `std`'s own dependencies but
+/// [`crate::std_deps::STD_DEPS`].
 /// rust-analyzer gives `core`, `alloc` and `std` to every crate; giving `std` and `proc_macro`
 /// to the host crates only, as ordinary crates, measured worse on 7.3 (3 errors where there
 /// was 1, 5% more memory).
 const SYSROOT_PROJECT: &[(&str, &[usize])] =
     &[("core", &[]), ("alloc", &[0]), ("std", &[0, 1]), ("proc_macro", &[0, 2])];
+/// Indices into [`SYSROOT_PROJECT`].
+const CORE: usize = 0;
+const ALLOC: usize = 1;
+const STD: usize = 2;
 
 /// A crate of the Rust library, from `sysroot_src`, with the edition and cfgs of the kernel's
 /// own `core` build (kbuild builds `core` with the edition the toolchain's library has); 2021
@@ -88,17 +94,33 @@ fn library_crate(
     }
 }
 
-fn sysroot_project(project: &Project, sysroot: &Path, sysroot_src: &Path) -> SysrootProjectJson {
-    let crates = SYSROOT_PROJECT
+/// The sysroot crates, and after them `std_deps`, each depending on `core` and `alloc` (as
+/// `std`'s build renames `rustc-std-workspace-core` and `-alloc`) and a dependency of `std`.
+fn sysroot_project(
+    project: &Project,
+    sysroot: &Path,
+    sysroot_src: &Path,
+    std_deps: &[StdDep],
+) -> SysrootProjectJson {
+    let dep = |i: usize| DepJson { krate: i, name: SYSROOT_PROJECT[i].0.to_owned() };
+    let mut crates: Vec<CrateJson> = SYSROOT_PROJECT
         .iter()
         .map(|(name, deps)| {
-            let deps = deps
-                .iter()
-                .map(|&i| DepJson { krate: i, name: SYSROOT_PROJECT[i].0.to_owned() })
-                .collect();
-            library_crate(name, deps, project, sysroot_src)
+            library_crate(name, deps.iter().map(|&i| dep(i)).collect(), project, sysroot_src)
         })
         .collect();
+    for std_dep in std_deps {
+        let krate = crates.len();
+        crates[STD].deps.push(DepJson { krate, name: std_dep.name.clone() });
+        crates.push(CrateJson {
+            display_name: std_dep.name.clone(),
+            root_module: std_dep.root_module.clone(),
+            edition: std_dep.edition.clone(),
+            deps: vec![dep(CORE), dep(ALLOC)],
+            cfg: std_dep.features.iter().map(|f| format!("feature=\"{f}\"")).collect(),
+            ..library_crate(&std_dep.name, Vec::new(), project, sysroot_src)
+        });
+    }
     SysrootProjectJson { sysroot: sysroot.to_owned(), sysroot_src: sysroot_src.to_owned(), crates }
 }
 
@@ -213,6 +235,7 @@ pub fn to_json(
     project: &Project,
     sysroot: PathBuf,
     sysroot_src: PathBuf,
+    std_deps: &[StdDep],
     features: Features,
     flycheck: Option<&Flycheck>,
 ) -> ProjectJson {
@@ -275,7 +298,7 @@ pub fn to_json(
     ProjectJson {
         sysroot_project: features
             .sysroot_project
-            .then(|| sysroot_project(project, &sysroot, &sysroot_src)),
+            .then(|| sysroot_project(project, &sysroot, &sysroot_src, std_deps)),
         sysroot,
         sysroot_src: features.sysroot_project.then_some(sysroot_src),
         cfg_groups: if features.cfg_groups { project.cfg_groups.clone() } else { BTreeMap::new() },

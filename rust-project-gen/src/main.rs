@@ -12,7 +12,7 @@ use clap::Parser;
 use report::{results, write_atomically};
 use rust_project_gen::json::Flycheck;
 use rust_project_gen::rust_analyzer::{self, Features};
-use rust_project_gen::{Origin, Trees, generate};
+use rust_project_gen::{Origin, Trees, cargo_home, generate};
 use subprocess::Command;
 
 /// Write rust-project.json for rust-analyzer from the rustc invocations kbuild saved.
@@ -81,6 +81,7 @@ fn run(args: &Args) -> anyhow::Result<ExitCode> {
             sysroot: sysroot.clone(),
             sysroot_src: sysroot_src.clone(),
             exttree: rest.first().cloned(),
+            cargo_home: cargo_home(),
         },
         _ => {
             bail!("give all of SRCTREE OBJTREE SYSROOT SYSROOT_SRC [EXTTREE], or none to find them")
@@ -103,7 +104,7 @@ fn run(args: &Args) -> anyhow::Result<ExitCode> {
             trees.objtree.display()
         );
     }
-    for problem in &output.problems {
+    for problem in output.problems.iter().chain(&output.notes) {
         eprintln!("rust-project-gen: warning: {problem}");
     }
     let path = args.output.clone().unwrap_or_else(|| {
@@ -266,7 +267,7 @@ fn discover() -> anyhow::Result<Trees> {
     let sysroot =
         PathBuf::from(run_tool(Path::new("rustc"), &["--print", "sysroot"], &objtree)?.trim());
     let sysroot_src = sysroot.join("lib/rustlib/src/rust/library");
-    Ok(Trees { srctree, objtree, sysroot, sysroot_src, exttree: None })
+    Ok(Trees { srctree, objtree, sysroot, sysroot_src, exttree: None, cargo_home: cargo_home() })
 }
 
 fn run_tool(program: &Path, args: &[&str], cwd: &Path) -> anyhow::Result<String> {

@@ -6,7 +6,7 @@ mod common;
 use std::ffi::OsStr;
 use std::path::Path;
 
-use common::{Fixture, run, write};
+use common::{Fixture, write};
 
 fn args<'a>(f: &'a Fixture, extra: &'a [&'a str]) -> Vec<&'a OsStr> {
     let mut args: Vec<&OsStr> = vec![
@@ -22,7 +22,7 @@ fn args<'a>(f: &'a Fixture, extra: &'a [&'a str]) -> Vec<&'a OsStr> {
 #[test]
 fn writes_and_prints_the_path() {
     let f = Fixture::new("demo");
-    let run = run(&args(&f, &[]));
+    let run = f.run(&args(&f, &[]));
     assert_eq!(run.code, 0, "{}", run.stderr);
     let path = f.objtree.join("rust-project.json");
     assert_eq!(run.stdout, format!("{}\n", path.display()));
@@ -33,7 +33,7 @@ fn writes_and_prints_the_path() {
 fn objtree_not_configured() {
     let f = Fixture::new("demo");
     std::fs::remove_file(f.objtree.join(".config")).unwrap();
-    let run = run(&args(&f, &[]));
+    let run = f.run(&args(&f, &[]));
     assert_eq!(run.code, 2);
     assert_eq!(
         f.normalise(&run.stderr),
@@ -45,7 +45,7 @@ fn objtree_not_configured() {
 fn objtree_without_rust() {
     let f = Fixture::new("demo");
     write(&f.objtree.join(".config"), "# CONFIG_RUST is not set\n");
-    let run = run(&args(&f, &[]));
+    let run = f.run(&args(&f, &[]));
     assert_eq!(run.code, 2);
     assert!(
         f.normalise(&run.stderr)
@@ -72,7 +72,7 @@ fn configured_but_not_built_falls_back_to_guessing() {
         &f.objtree.join(".config"),
         "CONFIG_RUST=y\nCONFIG_SAMPLE_RUST_MINIMAL=m\nCONFIG_SAMPLE_RUST_PRINT=y\n# CONFIG_SAMPLE_RUST_OFF is not set\n",
     );
-    let run = run(&args(&f, &["--stdout"]));
+    let run = f.run(&args(&f, &["--stdout"]));
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
         f.normalise(&run.stderr).starts_with("rust-project-gen: warning: $OBJTREE is configured but not built, so these crates are guessed from Makefiles, as upstream's script does: compiler_builtins, build_error, ffi, macros, bindings, uapi, kernel, rust_minimal, rust_print; build the tree (make -C $SRCTREE O=$OBJTREE) and rerun"),
@@ -99,7 +99,7 @@ fn external_module_not_built() {
     std::fs::create_dir_all(&ext).unwrap();
     let mut a = args(&f, &[]);
     a.push(ext.as_os_str());
-    let run = run(&a);
+    let run = f.run(&a);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("no rustc invocation in the .cmd files of"), "{}", run.stderr);
 }
@@ -108,7 +108,7 @@ fn external_module_not_built() {
 fn missing_rust_src() {
     let f = Fixture::new("demo");
     std::fs::remove_dir_all(&f.sysroot_src).unwrap();
-    let run = run(&args(&f, &[]));
+    let run = f.run(&args(&f, &[]));
     assert_eq!(run.code, 2);
     assert!(run.stderr.ends_with("does not exist: install the Rust sources with `rustup component add rust-src` (`make setup` does)\n"), "{}", run.stderr);
 }
@@ -119,7 +119,7 @@ fn missing_rust_src() {
 fn stale_and_malformed_cmd_files_keep_the_good_file_unless_forced() {
     let f = Fixture::new("demo");
     let path = f.objtree.join("rust-project.json");
-    assert_eq!(run(&args(&f, &[])).code, 0);
+    assert_eq!(f.run(&args(&f, &[])).code, 0);
     let good = std::fs::read_to_string(&path).unwrap();
 
     std::fs::remove_file(f.srctree.join("samples/rust/rust_print.rs")).unwrap();
@@ -127,7 +127,7 @@ fn stale_and_malformed_cmd_files_keep_the_good_file_unless_forced() {
         &f.objtree.join("samples/rust/.broken.o.cmd"),
         "savedcmd_samples/rust/broken.o := rustc --crate-name 'broken x.rs\n",
     );
-    let run1 = run(&args(&f, &[]));
+    let run1 = f.run(&args(&f, &[]));
     assert_eq!(run1.code, 2);
     let stderr = f.normalise(&run1.stderr);
     assert!(stderr.contains("rust-project-gen: warning: $OBJTREE/samples/rust/.broken.o.cmd: saved command for samples/rust/broken.o: unterminated single quote\n"), "{stderr}");
@@ -135,7 +135,7 @@ fn stale_and_malformed_cmd_files_keep_the_good_file_unless_forced() {
     assert!(stderr.ends_with("rust-project-gen: error: 2 problem(s) above: the crate graph would be partial, so nothing was written; fix them (usually by rebuilding), or pass --force to write it anyway\n"), "{stderr}");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), good, "the good file was overwritten");
 
-    let forced = run(&args(&f, &["--force"]));
+    let forced = f.run(&args(&f, &["--force"]));
     assert_eq!(forced.code, 0, "{}", forced.stderr);
     let partial = std::fs::read_to_string(&path).unwrap();
     assert!(!partial.contains("rust_print") && partial.contains("rust_minimal"));
@@ -145,14 +145,14 @@ fn stale_and_malformed_cmd_files_keep_the_good_file_unless_forced() {
 fn check_says_stale_or_up_to_date() {
     let f = Fixture::new("demo");
     let path = f.objtree.join("rust-project.json");
-    let missing = run(&args(&f, &["--check"]));
+    let missing = f.run(&args(&f, &["--check"]));
     assert_eq!(
         (missing.code, f.normalise(&missing.stderr).as_str()),
         (1, "$OBJTREE/rust-project.json is stale or missing: run rust-project-gen to update it\n")
     );
     assert!(!path.exists(), "--check writes nothing");
-    assert_eq!(run(&args(&f, &[])).code, 0);
-    let fresh = run(&args(&f, &["--check"]));
+    assert_eq!(f.run(&args(&f, &[])).code, 0);
+    let fresh = f.run(&args(&f, &["--check"]));
     assert_eq!(fresh.code, 0, "{}", fresh.stderr);
     write(
         &f.objtree.join("samples/rust/.rust_minimal.o.cmd"),
@@ -165,16 +165,42 @@ fn check_says_stale_or_up_to_date() {
             .replace("--edition=2021", "--edition=2024"),
         ),
     );
-    assert_eq!(run(&args(&f, &["--check"])).code, 1);
+    assert_eq!(f.run(&args(&f, &["--check"])).code, 1);
 }
 
 #[test]
 fn wrong_number_of_trees() {
     let f = Fixture::new("demo");
-    let run = run(&[f.srctree.as_os_str(), f.objtree.as_os_str()]);
+    let run = f.run(&[f.srctree.as_os_str(), f.objtree.as_os_str()]);
     assert_eq!(run.code, 2);
     assert_eq!(
         run.stderr,
         "rust-project-gen: error: give all of SRCTREE OBJTREE SYSROOT SYSROOT_SRC [EXTTREE], or none to find them\n"
     );
+}
+
+/// Without std's hashbrown in cargo's registry the file is still whole, less `HashMap`'s
+/// types: written, with a warning that names the command that fetches it.
+#[test]
+fn std_dependency_not_fetched() {
+    let f = Fixture::new("demo");
+    std::fs::remove_dir_all(f.cargo_home.join("registry")).unwrap();
+    let run = f.run(&args(&f, &[]));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let stderr = f.normalise(&run.stderr);
+    assert!(
+        stderr.contains(
+            "rust-project-gen: warning: std's hashbrown 0.16.1 is not in cargo's registry ($CARGO_HOME/registry/src/*/hashbrown-0.16.1), so a recent rust-analyzer cannot infer `HashMap::new()` in host crates: fetch it with `RUSTC_BOOTSTRAP=1 cargo fetch --locked --manifest-path $SYSROOT/lib/rustlib/src/rust/library/Cargo.toml` (`make setup` does)\n"
+        ),
+        "{stderr}"
+    );
+    let text = std::fs::read_to_string(f.objtree.join("rust-project.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let names: Vec<&str> = json["sysroot_project"]["crates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["display_name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["core", "alloc", "std", "proc_macro"]);
 }

@@ -17,6 +17,7 @@ fn trees(f: &Fixture) -> Trees {
         sysroot: f.sysroot.clone(),
         sysroot_src: f.sysroot_src.clone(),
         exttree: None,
+        cargo_home: Some(f.cargo_home.clone()),
     }
 }
 

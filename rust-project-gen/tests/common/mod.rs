@@ -17,7 +17,16 @@ pub struct Fixture {
     pub objtree: PathBuf,
     pub sysroot: PathBuf,
     pub sysroot_src: PathBuf,
+    /// Cargo's home, whose registry holds std's hashbrown.
+    pub cargo_home: PathBuf,
 }
+
+/// The parts of the Rust library's manifests (Rust 1.95's) that say which hashbrown `std`
+/// builds with, and the parts of hashbrown's own.
+const LIBRARY_CARGO_LOCK: &str =
+    "version = 4\n\n[[package]]\nname = \"hashbrown\"\nversion = \"0.16.1\"\n";
+const STD_CARGO_TOML: &str = "[package]\nname = \"std\"\n\n[dependencies]\nhashbrown = { version = \"0.16.1\", default-features = false, features = [\n    'rustc-dep-of-std',\n] }\n";
+const HASHBROWN_CARGO_TOML: &str = "[package]\nedition = \"2021\"\nname = \"hashbrown\"\n\n[features]\nnightly = []\nrustc-dep-of-std = [\"nightly\", \"core\", \"alloc\", \"rustc-internal-api\"]\nrustc-internal-api = []\n";
 
 impl Fixture {
     pub fn new(name: &str) -> Fixture {
@@ -28,6 +37,7 @@ impl Fixture {
             objtree: root.join("objtree"),
             sysroot: root.join("sysroot"),
             sysroot_src: root.join("sysroot/lib/rustlib/src/rust/library"),
+            cargo_home: root.join("cargo"),
             dir,
         };
         let src =
@@ -42,7 +52,17 @@ impl Fixture {
         write(&fixture.srctree.join("Kbuild"), "");
         std::fs::create_dir_all(fixture.srctree.join("rust/kernel")).unwrap();
         write(&fixture.sysroot_src.join("core/src/lib.rs"), "");
+        write(&fixture.sysroot_src.join("Cargo.lock"), LIBRARY_CARGO_LOCK);
+        write(&fixture.sysroot_src.join("std/Cargo.toml"), STD_CARGO_TOML);
+        let hashbrown = fixture.cargo_home.join("registry/src/index.crates.io-0/hashbrown-0.16.1");
+        write(&hashbrown.join("Cargo.toml"), HASHBROWN_CARGO_TOML);
+        write(&hashbrown.join("src/lib.rs"), "");
         fixture
+    }
+
+    /// Runs the real binary with `args`, this fixture's cargo home its `CARGO_HOME`.
+    pub fn run(&self, args: &[&std::ffi::OsStr]) -> Run {
+        run_env(args, Some(&self.cargo_home))
     }
 
     /// Copies `from` to `to`, filling in placeholders and creating the `.rs` files named.
@@ -75,6 +95,7 @@ impl Fixture {
         text.replace(&self.srctree.display().to_string(), "$SRCTREE")
             .replace(&self.objtree.display().to_string(), "$OBJTREE")
             .replace(&self.sysroot.display().to_string(), "$SYSROOT")
+            .replace(&self.cargo_home.display().to_string(), "$CARGO_HOME")
     }
 
     /// The kbuild-style arguments: SRCTREE OBJTREE SYSROOT SYSROOT_SRC.
@@ -102,9 +123,17 @@ pub struct Run {
 
 /// Runs the real binary with `args` from the manifest's directory, with a deadline.
 pub fn run(args: &[&std::ffi::OsStr]) -> Run {
-    let cmd = Command::new(env!("CARGO_BIN_EXE_rust-project-gen"), manifest_dir())
+    run_env(args, None)
+}
+
+/// [`run`], with `CARGO_HOME` set to `cargo_home` when there is one.
+fn run_env(args: &[&std::ffi::OsStr], cargo_home: Option<&Path>) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rust-project-gen"), manifest_dir())
         .args(args)
         .timeout(Duration::from_secs(300));
+    if let Some(home) = cargo_home {
+        cmd = cmd.env("CARGO_HOME", home);
+    }
     let out = subprocess::testing::run(&cmd);
     Run { code: out.status.code().unwrap_or(-1), stdout: out.stdout, stderr: out.stderr }
 }
