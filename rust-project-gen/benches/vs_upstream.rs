@@ -1,7 +1,7 @@
 //! `make bench`: rust-project-gen against `scripts/generate_rust_analyzer.py` on the same
 //! tree, in one run: generation time, output size, crates, and what rust-analyzer makes of
 //! each file (errors from `diagnostics`, unknown types, time and memory from `analysis-stats`),
-//! for the toolchain's rust-analyzer and the older ones in `OLDER_RUST_ANALYZERS`.
+//! for the toolchain's rust-analyzer and the others in `OTHER_RUST_ANALYZERS`.
 //! Ratios, not thresholds: nothing here fails on a number.
 
 use std::path::{Path, PathBuf};
@@ -105,11 +105,11 @@ fn main() {
         println!("{name:<32} {a:>22} {b:>22}  {ratio}");
     }
 
-    // What each rust-analyzer makes of the two files: the toolchain's, and the older ones
-    // `make older-rust-analyzers` installs, each given the file rust-project-gen writes for it.
-    let older = std::env::var("OLDER_RUST_ANALYZERS").unwrap_or_default();
+    // What each rust-analyzer makes of the two files: the toolchain's, and the others
+    // `make other-rust-analyzers` installs, each given the file rust-project-gen writes for it.
+    let others = std::env::var("OTHER_RUST_ANALYZERS").unwrap_or_default();
     let analyzers: Vec<PathBuf> =
-        std::iter::once(ra).chain(older.split_whitespace().map(PathBuf::from)).collect();
+        std::iter::once(ra).chain(others.split_whitespace().map(PathBuf::from)).collect();
     for ra in &analyzers {
         let version = run(&Command::new(ra, &obj).arg("--version")).trim().to_owned();
         let ours_for_ra = tempfile::tempdir().unwrap();

@@ -296,9 +296,10 @@ pub fn to_json(
         }
     }));
     ProjectJson {
-        sysroot_project: features
-            .sysroot_project
-            .then(|| sysroot_project(project, &sysroot, &sysroot_src, std_deps)),
+        sysroot_project: features.sysroot_project.then(|| {
+            let std_deps = if features.std_deps { std_deps } else { &[] };
+            sysroot_project(project, &sysroot, &sysroot_src, std_deps)
+        }),
         sysroot,
         sysroot_src: features.sysroot_project.then_some(sysroot_src),
         cfg_groups: if features.cfg_groups { project.cfg_groups.clone() } else { BTreeMap::new() },

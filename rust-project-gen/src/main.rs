@@ -104,8 +104,14 @@ fn run(args: &Args) -> anyhow::Result<ExitCode> {
             trees.objtree.display()
         );
     }
-    for problem in output.problems.iter().chain(&output.notes) {
+    for problem in &output.problems {
         eprintln!("rust-project-gen: warning: {problem}");
+    }
+    // What std's dependencies lack matters to a rust-analyzer the file gives them to.
+    if features.sysroot_project && features.std_deps {
+        for note in &output.notes {
+            eprintln!("rust-project-gen: warning: {note}");
+        }
     }
     let path = args.output.clone().unwrap_or_else(|| {
         trees.exttree.as_ref().unwrap_or(&trees.objtree).join("rust-project.json")
@@ -177,12 +183,9 @@ fn rust_analyzer_features(args: &Args, trees: &Trees) -> anyhow::Result<Features
     match run_tool(&ra, &["--version"], &trees.objtree) {
         Ok(version) => {
             let features = rust_analyzer::features(&version);
-            if features != Features::ALL {
-                eprintln!(
-                    "rust-project-gen: for {}: {}",
-                    version.trim(),
-                    missing_features(features, args.no_flycheck)
-                );
+            let missing = missing_features(features, args.no_flycheck);
+            if !missing.is_empty() {
+                eprintln!("rust-project-gen: for {}: {missing}", version.trim());
             }
             Ok(features)
         }

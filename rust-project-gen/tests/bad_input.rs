@@ -179,28 +179,51 @@ fn wrong_number_of_trees() {
     );
 }
 
+/// The sysroot crates of the file written for the rust-analyzer whose `--version` says
+/// `version` (a script that says it: only its version is asked).
+fn sysroot_crates_for(f: &Fixture, version: &str) -> (Vec<String>, String) {
+    let ra = f.dir.path().join("rust-analyzer");
+    write(&ra, &format!("#!/bin/sh\necho '{version}'\n"));
+    std::fs::set_permissions(&ra, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let run = f.run(&args(f, &["--rust-analyzer", ra.to_str().unwrap()]));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let text = std::fs::read_to_string(f.objtree.join("rust-project.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let names = json["sysroot_project"]["crates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["display_name"].as_str().unwrap().to_owned())
+        .collect();
+    (names, f.normalise(&run.stderr))
+}
+
+/// std's hashbrown goes to a rust-analyzer that reports E0282 without it, not to one that
+/// only spends memory on it.
+#[test]
+fn std_dependencies_for_the_rust_analyzer_that_needs_them() {
+    let f = Fixture::new("demo");
+    let (names, _) = sysroot_crates_for(&f, "rust-analyzer 0.0.348 (bb3bbbd9e 2026-08-16)");
+    assert_eq!(names, ["core", "alloc", "std", "proc_macro", "hashbrown"]);
+    let (names, _) = sysroot_crates_for(&f, "rust-analyzer 1.95.0 (5980761 2026-04-14)");
+    assert_eq!(names, ["core", "alloc", "std", "proc_macro"]);
+}
+
 /// Without std's hashbrown in cargo's registry the file is still whole, less `HashMap`'s
 /// types: written, with a warning that names the command that fetches it.
 #[test]
 fn std_dependency_not_fetched() {
     let f = Fixture::new("demo");
     std::fs::remove_dir_all(f.cargo_home.join("registry")).unwrap();
-    let run = f.run(&args(&f, &[]));
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let stderr = f.normalise(&run.stderr);
+    let (names, stderr) = sysroot_crates_for(&f, "rust-analyzer 0.0.348 (bb3bbbd9e 2026-08-16)");
     assert!(
         stderr.contains(
             "rust-project-gen: warning: std's hashbrown 0.16.1 is not in cargo's registry ($CARGO_HOME/registry/src/*/hashbrown-0.16.1), so a recent rust-analyzer cannot infer `HashMap::new()` in host crates: fetch it with `RUSTC_BOOTSTRAP=1 cargo fetch --locked --manifest-path $SYSROOT/lib/rustlib/src/rust/library/Cargo.toml` (`make setup` does)\n"
         ),
         "{stderr}"
     );
-    let text = std::fs::read_to_string(f.objtree.join("rust-project.json")).unwrap();
-    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let names: Vec<&str> = json["sysroot_project"]["crates"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["display_name"].as_str().unwrap())
-        .collect();
     assert_eq!(names, ["core", "alloc", "std", "proc_macro"]);
+    // Nothing to say to a rust-analyzer that would not be given it.
+    let (_, stderr) = sysroot_crates_for(&f, "rust-analyzer 1.95.0 (5980761 2026-04-14)");
+    assert!(!stderr.contains("hashbrown"), "{stderr}");
 }

@@ -41,7 +41,7 @@ fn an_llvm_in_the_environment_does_not_change_the_tree_tested() {
     assert!(stdout.contains("README_KERNEL= "), "{stdout}");
 }
 
-/// `make demo` does not wait for the older rust-analyzers (about 8 minutes each to build) that
+/// `make demo` does not wait for the other rust-analyzers (6 to 8 minutes each to build) that
 /// only rust-project-gen's tests across versions and `make bench` run; those targets build them.
 #[test]
 fn make_demo_builds_only_what_the_demo_uses() {
