@@ -56,6 +56,13 @@ impl Output {
         let (sysroot, sysroot_src) = self.sysroot.clone();
         render(&to_json(&self.project, sysroot, sysroot_src, &self.std_deps, features, flycheck))
     }
+
+    /// What to warn of for the file written with `features`: the problems, and what `std`'s
+    /// dependencies lack when the file gives them.
+    pub fn warnings(&self, features: Features) -> impl Iterator<Item = &String> {
+        let notes = if features.gives_std_deps() { self.notes.as_slice() } else { &[] };
+        self.problems.iter().chain(notes)
+    }
 }
 
 /// Why no file could be generated.

@@ -297,7 +297,7 @@ pub fn to_json(
     }));
     ProjectJson {
         sysroot_project: features.sysroot_project.then(|| {
-            let std_deps = if features.std_deps { std_deps } else { &[] };
+            let std_deps = if features.gives_std_deps() { std_deps } else { &[] };
             sysroot_project(project, &sysroot, &sysroot_src, std_deps)
         }),
         sysroot,

@@ -104,14 +104,8 @@ fn run(args: &Args) -> anyhow::Result<ExitCode> {
             trees.objtree.display()
         );
     }
-    for problem in &output.problems {
-        eprintln!("rust-project-gen: warning: {problem}");
-    }
-    // What std's dependencies lack matters to a rust-analyzer the file gives them to.
-    if features.sysroot_project && features.std_deps {
-        for note in &output.notes {
-            eprintln!("rust-project-gen: warning: {note}");
-        }
+    for warning in output.warnings(features) {
+        eprintln!("rust-project-gen: warning: {warning}");
     }
     let path = args.output.clone().unwrap_or_else(|| {
         trees.exttree.as_ref().unwrap_or(&trees.objtree).join("rust-project.json")

@@ -45,6 +45,12 @@ impl Features {
         flycheck_runnables: false,
         std_deps: false,
     };
+
+    /// Whether the file gives `std` its crates.io dependencies: in `sysroot_project`, for a
+    /// rust-analyzer that reports E0282 without them.
+    pub fn gives_std_deps(self) -> bool {
+        self.sysroot_project && self.std_deps
+    }
 }
 
 /// When each feature reached rust-analyzer: the day its pull request was merged (what a
