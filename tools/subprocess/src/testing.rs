@@ -17,10 +17,10 @@ use nix::unistd::Pid;
 
 use crate::{Command, Output, describe_status, format_dropped, kill_group};
 
-/// The binary `name` as users run it: the debug build that `make tools` makes (`target/debug/`),
-/// not the optimised one `cargo bench` builds for the benchmark itself, so that a benchmark
-/// times what users run. Found from the running executable (`target/release/deps/...`), so
-/// `CARGO_TARGET_DIR` is honoured.
+/// The binary `name` as users run it: the `tools` profile's build that `make tools` makes
+/// (`target/tools/`), not the one `cargo bench` builds for the benchmark itself, so that a
+/// benchmark times what users run. Found from the running executable (`target/release/deps/...`),
+/// so `CARGO_TARGET_DIR` is honoured.
 ///
 /// # Panics
 ///
@@ -28,7 +28,7 @@ use crate::{Command, Output, describe_status, format_dropped, kill_group};
 pub fn user_binary(name: &str) -> PathBuf {
     let exe = std::env::current_exe().expect("the running executable's path");
     let target = exe.ancestors().nth(3).expect("target/PROFILE/deps/EXE");
-    let binary = target.join("debug").join(name);
+    let binary = target.join("tools").join(name);
     assert!(
         binary.is_file(),
         "{} is missing: `make bench` builds it (make tools)",
