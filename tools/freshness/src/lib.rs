@@ -2,6 +2,9 @@
 //! into it is the same, contents included, never sizes and times (a rebuilt file with the same
 //! bytes is fresh; a changed one with the same size and time is not). The workbench's input
 //! stamps, the demo's reuse and docs-site's crate stamps and site fingerprints are made here.
+//!
+//! One exception, [`tree_times`], answers another question: whether kbuild would find anything
+//! to do. kbuild (make) decides by times, so that question is answered by times too.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -40,6 +43,46 @@ pub fn file_sha256(path: &Path) -> Option<String> {
         seen.lock().unwrap_or_else(|e| e.into_inner()).insert(path.to_owned(), entry);
     }
     Some(hash)
+}
+
+/// A hash of what make sees of the trees under `roots`: every entry's path, type, size and
+/// modification time (to the nanosecond), symbolic links not followed. make decides what to
+/// rebuild by comparing times, so while this hash and make's command and environment are the
+/// same as right after a build that succeeded, make would rebuild nothing: kbuild's walk of
+/// every `.cmd` file (4 to 5 s on the demo trees) can be skipped. A tree walk costs a tenth of
+/// that (0.6 s for 97,000 entries).
+pub fn tree_times(roots: &[&Path]) -> std::io::Result<String> {
+    use std::os::unix::fs::MetadataExt;
+    let mut hash = Sha256::new();
+    let mut stack: Vec<PathBuf> = roots.iter().rev().map(|r| r.to_path_buf()).collect();
+    while let Some(dir) = stack.pop() {
+        let mut entries: Vec<_> = std::fs::read_dir(&dir)?.collect::<Result<_, _>>()?;
+        entries.sort_by_key(|e| e.file_name());
+        // Entries are hashed in order and subfolders walked after their parent's entries, so
+        // the order is fixed by the tree alone.
+        let mut subdirs = Vec::new();
+        for entry in entries {
+            let meta = entry.metadata()?;
+            let kind = if meta.is_dir() {
+                subdirs.push(entry.path());
+                'd'
+            } else if meta.is_symlink() {
+                'l'
+            } else {
+                'f'
+            };
+            let record = format!(
+                "{}\0{kind}{} {}.{}\n",
+                entry.path().display(),
+                meta.len(),
+                meta.mtime(),
+                meta.mtime_nsec()
+            );
+            hash.update(record.as_bytes());
+        }
+        stack.extend(subdirs.into_iter().rev());
+    }
+    Ok(hex(&hash.finalize()))
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -112,5 +155,39 @@ mod tests {
         assert_eq!(of(&path), one, "rewritten with the same bytes");
         std::fs::write(&path, "two").unwrap();
         assert_ne!(of(&path), one, "rewritten at once, its size and perhaps its time the same");
+    }
+
+    #[test]
+    fn tree_times_change_with_any_entry_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let (src, obj) = (dir.path().join("srctree"), dir.path().join("objtree"));
+        std::fs::create_dir_all(src.join("rust/kernel")).unwrap();
+        std::fs::create_dir_all(&obj).unwrap();
+        std::fs::write(src.join("rust/kernel/lib.rs"), "//! kernel").unwrap();
+        std::fs::write(obj.join("vmlinux"), "elf").unwrap();
+        let of = || tree_times(&[&src, &obj]).unwrap();
+        let built = of();
+        assert_eq!(of(), built, "nothing changed");
+
+        let lib =
+            std::fs::File::options().write(true).open(src.join("rust/kernel/lib.rs")).unwrap();
+        let then = std::fs::metadata(src.join("rust/kernel/lib.rs")).unwrap().modified().unwrap();
+        lib.set_modified(then + Duration::from_nanos(1)).unwrap();
+        assert_ne!(of(), built, "a time moved by a nanosecond");
+        lib.set_modified(then).unwrap();
+        assert_eq!(of(), built, "and back");
+
+        std::fs::write(obj.join("vmlinux.o"), "").unwrap();
+        assert_ne!(of(), built, "a new, empty file");
+        std::fs::remove_file(obj.join("vmlinux.o")).unwrap();
+        assert_eq!(of(), built);
+        std::os::unix::fs::symlink("vmlinux", obj.join("link")).unwrap();
+        assert_ne!(of(), built, "a symbolic link");
+        std::fs::remove_file(obj.join("link")).unwrap();
+
+        // The roots are told apart: the same file moved from one tree to the other is a change.
+        std::fs::rename(obj.join("vmlinux"), src.join("vmlinux")).unwrap();
+        assert_ne!(of(), built, "vmlinux moved to the srctree");
+        assert!(tree_times(&[&dir.path().join("missing")]).is_err());
     }
 }

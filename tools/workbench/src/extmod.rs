@@ -16,15 +16,21 @@ pub struct ExtModule {
     pub dir: PathBuf,
     /// The `.ko` files it produced.
     pub kos: Vec<PathBuf>,
+    /// Whether kbuild ran (`make M=`); false when nothing it reads had changed.
+    pub made: bool,
 }
 
-/// Builds every module folder of `sources` into `build_dir/<name>`.
+/// Builds every module folder of `sources` into `build_dir/<name>` against `(srctree, objtree)`.
+///
+/// With `kernel_state`, the trees' [`crate::build::kbuild_state`], a module whose build folder's
+/// times ([`freshness::tree_times`]), command and kernel state are those of its last build that
+/// succeeded is not given to kbuild again: `make M=` would find nothing to do.
 pub fn build_all(
-    srctree: &Path,
-    objtree: &Path,
+    (srctree, objtree): (&Path, &Path),
     sources: &Path,
     build_dir: &Path,
     jobs: usize,
+    kernel_state: Option<&str>,
 ) -> Result<Vec<ExtModule>, WorkbenchError> {
     let io = |path: &Path| {
         let path = path.to_owned();
@@ -53,12 +59,29 @@ pub fn build_all(
                 std::fs::write(&to, &data).map_err(io(&to))?;
             }
         }
-        kernel_make(srctree, objtree)
+        let make = kernel_make(srctree, objtree)
             .arg(format!("M={}", dir.display()))
             .arg(format!("-j{jobs}"))
             .arg("modules")
-            .timeout(Duration::from_secs(20 * 60))
-            .run_checked()?;
+            .timeout(Duration::from_secs(20 * 60));
+        // Beside the build folder, not in it: its times are part of the state.
+        let stamp = build_dir.join(format!(".{name}.stamp"));
+        let state = || {
+            let times = freshness::tree_times(&[&dir]).ok()?;
+            let mut f = freshness::Fingerprint::new();
+            f.add(kernel_state?).add(&make.to_string()).add(&times);
+            Some(f.finish())
+        };
+        let unchanged = state().is_some_and(|now| {
+            std::fs::read_to_string(&stamp).is_ok_and(|recorded| recorded.trim() == now)
+        });
+        if !unchanged {
+            let _ = std::fs::remove_file(&stamp);
+            make.run_checked()?;
+            if let Some(state) = state() {
+                report::write_atomically(&stamp, state).map_err(io(&stamp))?;
+            }
+        }
         let mut kos: Vec<PathBuf> = std::fs::read_dir(&dir)
             .map_err(io(&dir))?
             .flatten()
@@ -66,7 +89,7 @@ pub fn build_all(
             .filter(|p| p.extension().is_some_and(|e| e == "ko"))
             .collect();
         kos.sort();
-        built.push(ExtModule { name, dir, kos });
+        built.push(ExtModule { name, dir, kos, made: !unchanged });
     }
     Ok(built)
 }

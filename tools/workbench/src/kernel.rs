@@ -88,6 +88,9 @@ pub struct Kernel {
 pub fn ensure(opts: &KernelOptions) -> Result<Kernel, WorkbenchError> {
     let mut stages = Vec::new();
     let mut patches = Vec::new();
+    // What kbuild reads of the trees we built, for the out-of-tree modules' builds (none for a
+    // user's tree, whose modules are always built again).
+    let mut kernel_state = None;
     if let Some(managed) = &opts.managed {
         let t = Instant::now();
         let tarball = managed.source.tarball()?;
@@ -115,15 +118,22 @@ pub fn ensure(opts: &KernelOptions) -> Result<Kernel, WorkbenchError> {
         stages.push(("config".to_owned(), what.to_owned(), t.elapsed()));
 
         let t = Instant::now();
-        let BuildReport { relinked, log } = build(
+        let BuildReport { relinked, skipped, state, log } = build(
             &opts.srctree,
             &opts.objtree,
             opts.jobs,
             &managed.log_dir.join("kernel-build.log"),
         )?;
-        let what = if relinked { "built" } else { "up to date, nothing rebuilt" };
+        let what = if skipped {
+            "up to date: no file, tool or variable kbuild reads changed since the last build, kbuild not run"
+        } else if relinked {
+            "built"
+        } else {
+            "up to date, nothing rebuilt"
+        };
         stages.push(("build".to_owned(), format!("{what} (log {})", log.display()), t.elapsed()));
         patches = inputs.patches;
+        kernel_state = state;
     }
     let srctree = Srctree::open(&opts.srctree)?;
     let objtree = Objtree::open(&srctree, &opts.objtree)?;
@@ -146,14 +156,25 @@ pub fn ensure(opts: &KernelOptions) -> Result<Kernel, WorkbenchError> {
     if let Some((sources, build_dir)) = &opts.extmods {
         let t = Instant::now();
         let step = progress::start("building out-of-tree modules (make M=)");
-        match crate::extmod::build_all(&srctree.path, &objtree.path, sources, build_dir, opts.jobs)
-        {
+        let trees = (srctree.path.as_path(), objtree.path.as_path());
+        match crate::extmod::build_all(
+            trees,
+            sources,
+            build_dir,
+            opts.jobs,
+            kernel_state.as_deref(),
+        ) {
             Ok(built) => {
                 let names: Vec<&str> = built.iter().map(|m| m.name.as_str()).collect();
                 step.done(&names.join(", "));
+                let what = if built.iter().any(|m| m.made) {
+                    "built"
+                } else {
+                    "up to date (kbuild not run)"
+                };
                 stages.push((
                     "extmod".to_owned(),
-                    format!("built {}", names.join(", ")),
+                    format!("{what}: {}", names.join(", ")),
                     t.elapsed(),
                 ));
                 extmods = built;
