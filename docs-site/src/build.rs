@@ -7,15 +7,15 @@
 //! and trait implementors across crates are merged when the site is assembled
 //! (`--merge=none`, then `--merge=finalize`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use freshness::Fingerprint;
 
-use crate::html;
 use crate::plan::Job;
+use crate::{html, linkcheck};
 
 /// What every job shares.
 #[derive(Clone, Debug)]
@@ -433,3 +433,93 @@ pub fn dep_info_inputs(text: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests;
+
+/// The file of a crate's work folder that keeps what the link checker read of its pages, for
+/// as long as its stamp is the same.
+const PAGE_SCANS: &str = "page-scans.json";
+
+/// What the link checker read of a crate's pages (`out/`), and the stamp they were made under.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct PageScans {
+    /// The hash of `stamp.json` when the pages were read.
+    stamp: String,
+    /// Each page, by its path under `out/`.
+    pages: BTreeMap<String, html::PageLinks>,
+}
+
+/// The hash of a crate's `stamp.json`, `None` when it has none (a failed crate).
+fn stamp_hash(dir: &Path) -> Option<String> {
+    std::fs::read(dir.join("stamp.json")).ok().map(|bytes| freshness::sha256(&bytes))
+}
+
+/// The identity of each file under `out`, by path relative to it.
+fn file_ids(out: &Path) -> BTreeMap<String, linkcheck::FileId> {
+    use std::os::unix::fs::MetadataExt;
+    let mut ids = BTreeMap::new();
+    let mut stack = vec![out.to_owned()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            match entry.metadata() {
+                Ok(meta) if meta.is_dir() => stack.push(path),
+                Ok(meta) => {
+                    if let Ok(rel) = path.strip_prefix(out) {
+                        ids.insert(rel.to_string_lossy().into_owned(), (meta.dev(), meta.ino()));
+                    }
+                }
+                Err(_) => {}
+            }
+        }
+    }
+    ids
+}
+
+/// What the link checker read before of the pages of the crates `results`, by file identity:
+/// the scans a crate's work folder kept while its stamp is unchanged (its pages are then the
+/// same files). Returns them and the crates that kept none.
+pub fn kept_page_scans(
+    results: &[&CrateResult],
+) -> (HashMap<linkcheck::FileId, html::PageLinks>, Vec<usize>) {
+    let mut known = HashMap::new();
+    let mut missing = Vec::new();
+    for (i, r) in results.iter().enumerate() {
+        let kept = std::fs::read_to_string(r.dir.join(PAGE_SCANS))
+            .ok()
+            .and_then(|text| serde_json::from_str::<PageScans>(&text).ok())
+            .filter(|kept| Some(&kept.stamp) == stamp_hash(&r.dir).as_ref());
+        let Some(kept) = kept else {
+            missing.push(i);
+            continue;
+        };
+        let ids = file_ids(&r.dir.join("out"));
+        for (rel, links) in kept.pages {
+            if let Some(id) = ids.get(&rel) {
+                known.insert(*id, links);
+            }
+        }
+    }
+    (known, missing)
+}
+
+/// Keeps in the work folder of each crate of `results` what `site` read of its pages (those
+/// of the site that are its files, by `ids`), for the next link check.
+pub fn keep_page_scans(
+    results: &[&CrateResult],
+    site: &linkcheck::Site,
+    ids: &BTreeMap<String, linkcheck::FileId>,
+) -> Result<(), String> {
+    let by_id: HashMap<linkcheck::FileId, &String> = ids.iter().map(|(p, id)| (*id, p)).collect();
+    for r in results {
+        let Some(stamp) = stamp_hash(&r.dir) else { continue };
+        let pages = file_ids(&r.dir.join("out"))
+            .into_iter()
+            .filter(|(rel, _)| rel.ends_with(".html"))
+            .filter_map(|(rel, id)| Some((rel, site.pages.get(*by_id.get(&id)?)?.clone())))
+            .collect();
+        let text = serde_json::to_string(&PageScans { stamp, pages }).expect("scans serialize");
+        let path = r.dir.join(PAGE_SCANS);
+        crate::write_atomically(&path, text.as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
+}

@@ -100,6 +100,9 @@ pub enum GenerateError {
     /// The doctests could not be run.
     #[error(transparent)]
     Doctests(#[from] doctests::DoctestError),
+    /// What the link checker read of a crate's pages could not be kept in its work folder.
+    #[error("{0}")]
+    Scans(String),
 }
 
 /// Builds the site.
@@ -552,7 +555,12 @@ fn mend_links(
             }
         }
     }
-    let mut site = linkcheck::scan_site(tmp, threads).map_err(io("cannot read", tmp))?;
+    // Pages that are the very files a crate's last link check read are not read again.
+    let (known, unscanned) = build::kept_page_scans(ok);
+    let (mut site, ids) =
+        linkcheck::scan_site_reusing(tmp, threads, &known).map_err(io("cannot read", tmp))?;
+    let unscanned: Vec<&CrateResult> = unscanned.iter().map(|&i| ok[i]).collect();
+    build::keep_page_scans(&unscanned, &site, &ids).map_err(GenerateError::Scans)?;
     let mut report = linkcheck::check(&site);
     let mut unknown = report.clone();
     linkcheck::set_aside_known(&mut unknown, linkcheck::KNOWN_UPSTREAM);

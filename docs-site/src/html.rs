@@ -416,7 +416,7 @@ pub fn html_files(root: &Path) -> std::io::Result<Vec<(std::path::PathBuf, usize
 
 /// The links (`href` of `a`/`link`/`area`, `src` of `img`/`script`/`iframe`) and the anchors
 /// (`id` and `name` attributes) of a page, in order.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PageLinks {
     /// Link targets, entity-decoded, as written.
     pub links: Vec<String>,

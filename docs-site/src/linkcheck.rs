@@ -7,7 +7,7 @@
 //! only on the machine that built the site (what `make rustdoc` does to `srctree/` links).
 //! Links to other sites (`https:`) are counted, not followed: the machine has no network.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
 use crate::html::{PageLinks, resolve_path, scan_page};
@@ -436,23 +436,53 @@ fn percent_decode(s: &str) -> String {
     percent_encoding::percent_decode_str(s).decode_utf8_lossy().into_owned()
 }
 
+/// A file's identity: its device and inode. A page of a site is often a hard link to a crate's
+/// documentation in the work folder, the very file scanned before.
+pub type FileId = (u64, u64);
+
 /// Reads every file under `root`, scanning the pages, with `threads` threads.
 pub fn scan_site(root: &Path, threads: usize) -> std::io::Result<Site> {
+    scan_site_reusing(root, threads, &HashMap::new()).map(|(site, _)| site)
+}
+
+/// [`scan_site`], taking a page's links from `known` instead of reading it when the page is a
+/// file scanned before; also returns the identity of every page.
+pub fn scan_site_reusing(
+    root: &Path,
+    threads: usize,
+    known: &HashMap<FileId, PageLinks>,
+) -> std::io::Result<(Site, BTreeMap<String, FileId>)> {
+    use std::os::unix::fs::MetadataExt;
     let mut files = Vec::new();
+    let mut ids = BTreeMap::new();
     let mut stack = vec![root.to_owned()];
     while let Some(dir) = stack.pop() {
         for entry in std::fs::read_dir(&dir)? {
             let entry = entry?;
             let path = entry.path();
-            if std::fs::metadata(&path)?.is_dir() {
+            let meta = std::fs::metadata(&path)?;
+            if meta.is_dir() {
                 stack.push(path);
             } else {
                 let rel = path.strip_prefix(root).expect("under the root");
-                files.push(rel.to_string_lossy().into_owned());
+                let rel = rel.to_string_lossy().into_owned();
+                if rel.ends_with(".html") {
+                    ids.insert(rel.clone(), (meta.dev(), meta.ino()));
+                }
+                files.push(rel);
             }
         }
     }
-    let pages: Vec<&String> = files.iter().filter(|f| f.ends_with(".html")).collect();
+    let mut site = Site::default();
+    let mut pages = Vec::new();
+    for (rel, id) in &ids {
+        match known.get(id) {
+            Some(links) => {
+                site.pages.insert(rel.clone(), links.clone());
+            }
+            None => pages.push(rel),
+        }
+    }
     let chunk = pages.len().div_ceil(threads.max(1)).max(1);
     let scanned: Vec<std::io::Result<Vec<(String, PageLinks)>>> = std::thread::scope(|s| {
         let workers: Vec<_> = pages
@@ -471,12 +501,11 @@ pub fn scan_site(root: &Path, threads: usize) -> std::io::Result<Site> {
             .collect();
         workers.into_iter().map(|w| w.join().expect("scanner panicked")).collect()
     });
-    let mut site = Site::default();
     for part in scanned {
         site.pages.extend(part?);
     }
     site.files = files.into_iter().collect();
-    Ok(site)
+    Ok((site, ids))
 }
 
 /// The report as text: totals, then broken links grouped by reason, `limit` of each shown.

@@ -117,3 +117,33 @@ fn percent_escapes_decode_as_urls_write_them() {
     assert_eq!(percent_decode("a%20b%zz%+1%"), "a b%zz%+1%");
     assert_eq!(percent_decode("%FF"), "\u{FFFD}");
 }
+
+#[test]
+fn a_page_that_is_a_file_scanned_before_is_not_read_again() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = tempfile::tempdir().unwrap();
+    let (work, site) = (dir.path().join("work"), dir.path().join("site"));
+    std::fs::create_dir_all(work.join("kernel")).unwrap();
+    std::fs::create_dir_all(site.join("kernel")).unwrap();
+    let page = work.join("kernel/index.html");
+    std::fs::write(&page, r#"<a href="struct.Task.html">Task</a>"#).unwrap();
+    std::fs::hard_link(&page, site.join("kernel/index.html")).unwrap();
+    std::fs::write(site.join("index.html"), r#"<a href="kernel/index.html">kernel</a>"#).unwrap();
+
+    let meta = std::fs::metadata(&page).unwrap();
+    // What a scan of the crate's page found before: not what the page says now, so that the
+    // site shows which was taken.
+    let before = PageLinks { links: vec!["struct.Kept.html".into()], ..PageLinks::default() };
+    let known = HashMap::from([((meta.dev(), meta.ino()), before.clone())]);
+    let (scanned, ids) = scan_site_reusing(&site, 2, &known).unwrap();
+    assert_eq!(scanned.pages["kernel/index.html"], before, "taken from what was known");
+    assert_eq!(scanned.pages["index.html"].links, ["kernel/index.html"], "read");
+    assert_eq!(ids["kernel/index.html"], (meta.dev(), meta.ino()));
+
+    // A page replaced by another file (as mending does) is read again.
+    std::fs::remove_file(site.join("kernel/index.html")).unwrap();
+    std::fs::copy(&page, site.join("kernel/index.html")).unwrap();
+    let (scanned, _) = scan_site_reusing(&site, 2, &known).unwrap();
+    assert_eq!(scanned.pages["kernel/index.html"].links, ["struct.Task.html"]);
+    assert_eq!(scanned.pages, scan_site(&site, 1).unwrap().pages);
+}
