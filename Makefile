@@ -311,7 +311,7 @@ $(error make bench compares with anchors (make rustdoc, make CLIPPY=1) that writ
 endif
 bench: kernel other-rust-analyzers ## Benchmarks: each tool against its anchor, as ratios in one run (demo trees only)
 	$(TREE_ENV) $(CARGO) bench --locked -p rust-project-gen --bench vs_upstream
-	$(TREE_ENV) $(CARGO) bench --locked -p symbolizer --bench vs_decode_stacktrace
+	$(TREE_ENV) $(CARGO) bench --locked -p kallsyms-check --bench decode_vs_decode_stacktrace
 	$(TREE_ENV) $(CARGO) bench --locked -p lint-rules --bench vs_clippy
 	$(TREE_ENV) $(CARGO) bench --locked -p docs-site --bench vs_make_rustdoc
 

@@ -16,12 +16,12 @@ shift 3
 # The kernel build (GCC, kbuild, kconfig, bindgen's libclang, objtool, DWARF), the kernel source,
 # QEMU and the initramfs, LLVM's binutils for decoding backtraces, git and perl for the upstream
 # check (git am, checkpatch.pl, get_maintainer.pl), and headless Chromium for
-# docs-site's browser test.
+# docs-site's browser test; GNU time for make bench's peak memory.
 packages=(
 	linux-source-6.12 make gcc flex bison bc cpio kmod patch xz-utils python3 rsync git perl
 	libelf-dev libssl-dev clang libclang-dev llvm
 	qemu-system-x86 busybox-static
-	chromium
+	chromium time
 	"$@"
 )
 

@@ -4,7 +4,7 @@
 //! Ratios, not thresholds: nothing here fails on a number.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use docs_site::linkcheck;
 
@@ -15,16 +15,16 @@ fn var(name: &str) -> PathBuf {
     })
 }
 
-fn timed(what: &str, command: &subprocess::Command) -> (Duration, String) {
+/// One run of `command` under GNU time: wall time, peak memory and stdout.
+fn timed(what: &str, command: &subprocess::Command) -> (Duration, u64, String) {
     eprintln!("==> {what}");
-    let start = Instant::now();
-    let out = command.run_checked().unwrap_or_else(|e| {
-        eprintln!("{what} failed: {e}");
+    let measured = subprocess::testing::run_measured(command);
+    if !measured.output.success() {
+        eprintln!("{what} failed:\n{}", subprocess::testing::report(command, &measured.output));
         std::process::exit(1)
-    });
-    let elapsed = start.elapsed();
-    eprintln!("    {what}: {:.1}s", elapsed.as_secs_f64());
-    (elapsed, out.stdout)
+    }
+    eprintln!("    {what}: {:.1}s", measured.elapsed.as_secs_f64());
+    (measured.elapsed, measured.peak_rss, measured.output.stdout)
 }
 
 /// The crates a rustdoc output folder documents: top folders with an `index.html`.
@@ -58,7 +58,7 @@ fn main() {
 
     let upstream =
         kbuild::make::kernel_make(&src, &obj).arg("rustdoc").timeout(Duration::from_secs(3600));
-    let (t_upstream, _) = timed("make rustdoc (upstream)", &upstream);
+    let (t_upstream, peak_upstream, _) = timed("make rustdoc (upstream)", &upstream);
     let upstream_dir = obj.join("Documentation/output/rust/rustdoc");
 
     let build = subprocess::Command::new(&ours, &obj)
@@ -74,8 +74,8 @@ fn main() {
         .arg("--work")
         .arg(&work)
         .timeout(Duration::from_secs(3600));
-    let (t_cold, _) = timed("docs-site build, cold (core documented)", &build);
-    let (t_again, _) = timed("docs-site build, nothing changed", &build);
+    let (t_cold, peak_cold, _) = timed("docs-site build, cold (core documented)", &build);
+    let (t_again, peak_again, _) = timed("docs-site build, nothing changed", &build);
 
     eprintln!("==> checking links");
     let (up_report, our_report) = (check(&upstream_dir), check(&site));
@@ -107,6 +107,18 @@ fn main() {
         t_again.as_secs_f64(),
         t_again.as_secs_f64() / t_upstream.as_secs_f64(),
         100.0 * t_again.as_secs_f64() / t_cold.as_secs_f64()
+    );
+    println!(
+        "{:<34} {:>14} {:>14}",
+        "peak memory, cold (largest process)",
+        progress::format_size(peak_upstream),
+        progress::format_size(peak_cold)
+    );
+    println!(
+        "{:<34} {:>14} {:>14}",
+        "peak memory, no-change rebuild",
+        "",
+        progress::format_size(peak_again)
     );
     println!("{:<34} {:>14} {:>14}", "crates documented", up_crates.len(), our_crates.len());
     println!("{:<34} {:>14} {:>14}", "size", size(&upstream_dir), size(&site));

@@ -20,17 +20,21 @@ fn main() {
         .args(["check", "rust", "samples/rust", "drivers"])
         .timeout(Duration::from_secs(120));
     let mut times = Vec::new();
+    let mut peaks = Vec::new();
     let mut summary = String::new();
     for _ in 0..5 {
-        let start = Instant::now();
-        let out = ours.run().expect("lint-rules runs");
-        times.push(start.elapsed());
+        let measured = subprocess::testing::run_measured(&ours);
+        let out = &measured.output;
         // Exit 1 is findings at error level in the kernel's code (triaged), not a failure.
         assert!(matches!(out.status.code(), Some(0 | 1)), "{}", out.stderr);
         summary = out.stderr.lines().last().unwrap_or_default().to_owned();
+        times.push(measured.elapsed);
+        peaks.push(measured.peak_rss);
     }
     times.sort();
+    peaks.sort_unstable();
     let ours_time = times[times.len() / 2];
+    let ours_peak = peaks[peaks.len() / 2];
 
     // lint-rules' own clippy run (clippy-driver on each crate's kbuild command, outside the
     // tree), then the anchor on the same crates: the kernel's `make CLIPPY=1`, every crate
@@ -47,17 +51,23 @@ fn main() {
         .arg(format!("KRUSTFLAGS=--remap-path-prefix=/bench-{nonce}=/bench-{nonce}"))
         .args(&run.targets)
         .timeout(Duration::from_secs(1800));
-    let start = Instant::now();
-    make.run_checked().expect("make CLIPPY=1 runs");
-    let clippy_time = start.elapsed();
+    let measured = subprocess::testing::run_measured(&make);
+    assert!(measured.output.success(), "{}", subprocess::testing::report(&make, &measured.output));
+    let clippy_time = measured.elapsed;
 
     println!("lint-rules vs make CLIPPY=1 (rust/, samples/rust/, drivers/ of the demo tree)");
-    println!("  lint-rules       {:>8.3} s  (median of 5; {summary})", ours_time.as_secs_f64());
     println!(
-        "  make CLIPPY=1    {:>8.3} s  ({} crates built by this configuration)",
+        "  lint-rules       {:>8.3} s  {:>10}  (median of 5; {summary})",
+        ours_time.as_secs_f64(),
+        progress::format_size(ours_peak)
+    );
+    println!(
+        "  make CLIPPY=1    {:>8.3} s  {:>10}  ({} crates built by this configuration)",
         clippy_time.as_secs_f64(),
+        progress::format_size(measured.peak_rss),
         run.targets.len(),
     );
+    println!("  (peak memory: the largest process's resident set)");
     println!(
         "  ratio            {:>8.0}x faster",
         clippy_time.as_secs_f64() / ours_time.as_secs_f64().max(1e-9)

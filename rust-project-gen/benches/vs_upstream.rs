@@ -10,6 +10,8 @@ use std::time::{Duration, Instant};
 use subprocess::Command;
 
 const RUNS: usize = 10;
+/// `analysis-stats` runs of each file per rust-analyzer.
+const RA_RUNS: usize = 3;
 
 fn var(name: &str) -> PathBuf {
     std::env::var_os(name).map(PathBuf::from).unwrap_or_else(|| {
@@ -56,6 +58,7 @@ fn main() {
 
     let mut rows: Vec<(String, String, String, String)> = Vec::new();
     let mut times = Vec::new();
+    let mut peaks = Vec::new();
     let mut sizes = Vec::new();
     let mut crates = Vec::new();
     for side in &sides {
@@ -68,6 +71,7 @@ fn main() {
         }
         samples.sort();
         times.push(samples[RUNS / 2]);
+        peaks.push(subprocess::testing::run_measured(&side.command).peak_rss);
         sizes.push(text.len());
         let json: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
         crates.push(json["crates"].as_array().map_or(0, Vec::len));
@@ -84,6 +88,13 @@ fn main() {
         |d| format!("{:.1} ms", ms(*d)),
         |a, b| ms(*a) / ms(*b),
         "faster",
+    ));
+    rows.push(row(
+        "peak memory",
+        &peaks,
+        |b| progress::format_size(*b),
+        |a, b| *a as f64 / *b as f64,
+        "less",
     ));
     rows.push(row(
         "output size",
@@ -121,9 +132,8 @@ fn main() {
         std::fs::write(ours_for_ra.path().join("rust-project.json"), text).unwrap();
         let dirs = [sides[0].dir.path(), ours_for_ra.path()];
         let mut errors = Vec::new();
-        let mut stats = Vec::new();
         for dir in dirs {
-            eprintln!("bench: {version}: diagnostics and analysis-stats on {}", dir.display());
+            eprintln!("bench: {version}: diagnostics on {}", dir.display());
             let out = Command::new(ra, dir)
                 .arg("diagnostics")
                 .arg(dir)
@@ -135,38 +145,69 @@ fn main() {
                 Some(line) => format!("cannot load: {line}"),
                 None => rust_project_gen::rust_analyzer::error_lines(&out.stdout).len().to_string(),
             });
-            // One malloc arena, so that the memory rust-analyzer counts (glibc's, of the main
-            // arena) covers every thread: within 1% from run to run, against 8% without.
-            let out = Command::new(ra, dir)
-                .arg("analysis-stats")
-                .arg(dir)
-                .env("MALLOC_ARENA_MAX", "1")
-                .timeout(Duration::from_secs(900))
-                .run()
-                .expect("rust-analyzer runs");
-            stats.push(AnalysisStats::parse(&format!("{}\n{}", out.stdout, out.stderr)));
         }
+        // Paired runs, upstream's file then ours, and the median of each: the figure moves by
+        // 4-8% from run to run, more than a pair's runs differ from each other.
+        let mut runs: [Vec<AnalysisStats>; 2] = Default::default();
+        for round in 1..=RA_RUNS {
+            for (side, dir) in dirs.iter().enumerate() {
+                eprintln!(
+                    "bench: {version}: analysis-stats {round}/{RA_RUNS} on {}",
+                    dir.display()
+                );
+                // One malloc arena, so that the memory rust-analyzer counts (glibc's, of the
+                // main arena) covers every thread.
+                let cmd = Command::new(ra, dir)
+                    .arg("analysis-stats")
+                    .arg(dir)
+                    .env("MALLOC_ARENA_MAX", "1")
+                    .timeout(Duration::from_secs(900));
+                let measured = subprocess::testing::run_measured(&cmd);
+                let out = &measured.output;
+                let mut stats = AnalysisStats::parse(&format!("{}\n{}", out.stdout, out.stderr));
+                stats.peak_rss = measured.peak_rss;
+                runs[side].push(stats);
+            }
+        }
+        let spread = [runs_of(&runs[0]), runs_of(&runs[1])];
+        let stats = runs.map(AnalysisStats::median);
         println!();
         println!("{version}");
         let rows = [
-            ("rust-analyzer errors", errors[0].clone(), errors[1].clone(), String::new()),
             (
-                "unknown-type expressions",
+                "rust-analyzer errors".to_owned(),
+                errors[0].clone(),
+                errors[1].clone(),
+                String::new(),
+            ),
+            (
+                "unknown-type expressions".to_owned(),
                 stats[0].unknown_types(),
                 stats[1].unknown_types(),
                 String::new(),
             ),
             (
-                "analysis-stats total time",
+                "analysis-stats total time".to_owned(),
                 stats[0].total_time.clone(),
                 stats[1].total_time.clone(),
                 String::new(),
             ),
             (
-                "analysis-stats memory",
-                stats[0].total_memory.clone(),
-                stats[1].total_memory.clone(),
-                ratio(&stats[0].total_memory, &stats[1].total_memory),
+                format!("analysis-stats memory, median of {RA_RUNS}"),
+                format!("{} MB", stats[0].total_memory),
+                format!("{} MB", stats[1].total_memory),
+                format!(
+                    "{:.2}x upstream's (runs: {} / {})",
+                    stats[1].total_memory as f64 / stats[0].total_memory.max(1) as f64,
+                    spread[0],
+                    spread[1]
+                ),
+            ),
+            (
+                "analysis-stats peak memory".to_owned(),
+                progress::format_size(stats[0].peak_rss),
+                progress::format_size(stats[1].peak_rss),
+                format!("{:.2}x", stats[1].peak_rss as f64 / stats[0].peak_rss.max(1) as f64),
             ),
         ];
         for (name, a, b, ratio) in rows {
@@ -175,13 +216,9 @@ fn main() {
     }
 }
 
-/// Our memory as a fraction of upstream's, from analysis-stats' "1179mb".
-fn ratio(upstream: &str, ours: &str) -> String {
-    let mb = |s: &str| s.trim_end_matches("mb").trim().parse::<f64>().ok();
-    match (mb(upstream), mb(ours)) {
-        (Some(a), Some(b)) if a > 0.0 => format!("{:.2}x upstream's", b / a),
-        _ => String::new(),
-    }
+/// Each run's memory figure, in MB: how much the median hides.
+fn runs_of(runs: &[AnalysisStats]) -> String {
+    runs.iter().map(|s| s.total_memory.to_string()).collect::<Vec<_>>().join(", ")
 }
 
 fn ms(d: Duration) -> f64 {
@@ -209,12 +246,15 @@ fn run(cmd: &Command) -> String {
     }
 }
 
-/// The lines of `rust-analyzer analysis-stats` that the bench reports.
+/// The lines of `rust-analyzer analysis-stats` that the bench reports, and the process's peak
+/// resident memory.
 #[derive(Default)]
 struct AnalysisStats {
     exprs: Option<(u64, u64)>,
     total_time: String,
-    total_memory: String,
+    /// "Total: 7.5s, 660mb": the memory rust-analyzer counts, in MB.
+    total_memory: u64,
+    peak_rss: u64,
 }
 
 impl AnalysisStats {
@@ -234,10 +274,24 @@ impl AnalysisStats {
             } else if let Some(rest) = line.strip_prefix("Total:") {
                 let mut parts = rest.split(',');
                 stats.total_time = parts.next().unwrap_or("").trim().to_owned();
-                stats.total_memory = parts.next().unwrap_or("").trim().to_owned();
+                let memory = parts.next().unwrap_or("").trim();
+                stats.total_memory = memory.trim_end_matches("mb").parse().unwrap_or_else(|_| {
+                    eprintln!("bench: analysis-stats printed no memory figure: {line:?}");
+                    std::process::exit(2)
+                });
             }
         }
         stats
+    }
+
+    /// The run with the median memory figure, with the median peak memory of all.
+    fn median(mut runs: Vec<AnalysisStats>) -> AnalysisStats {
+        let mut peaks: Vec<u64> = runs.iter().map(|s| s.peak_rss).collect();
+        peaks.sort_unstable();
+        runs.sort_by_key(|s| s.total_memory);
+        let mut median = runs.swap_remove(runs.len() / 2);
+        median.peak_rss = peaks[peaks.len() / 2];
+        median
     }
 
     fn unknown_types(&self) -> String {

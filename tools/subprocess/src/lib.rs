@@ -130,6 +130,20 @@ impl Command {
         self
     }
 
+    /// The same command run by `program` with `args` before it (`time -f %M cmd ...`): the
+    /// directory, environment, deadline and capture limit are kept.
+    pub fn wrapped_in<I, S>(&self, program: impl AsRef<OsStr>, args: I) -> Command
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let mut wrapped = Command { program: program.as_ref().to_owned(), ..self.clone() };
+        wrapped.args = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
+        wrapped.args.push(self.program.clone());
+        wrapped.args.extend(self.args.iter().cloned());
+        wrapped
+    }
+
     /// Runs the command to its end or its deadline, collecting its output.
     ///
     /// A non-zero exit or a timeout is not an error here: see [`Output`] and [`Command::run_checked`].

@@ -4,6 +4,7 @@
 //! ELF file that is no kernel. The first two keep the
 //! module's promise: the child's process group never outlives the test.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Stdio};
 use std::sync::Arc;
@@ -75,6 +76,47 @@ pub fn run(cmd: &Command) -> Output {
     let out = cmd.run().unwrap_or_else(|e| panic!("{e}"));
     assert!(!out.timed_out && !out.silent && !out.truncated(), "{}", report(cmd, &out));
     out
+}
+
+/// What a benchmark measured of one run: the command's output, its wall time, and the peak
+/// resident memory of its biggest process.
+#[derive(Debug)]
+pub struct Measured {
+    /// What the command left.
+    pub output: Output,
+    /// Wall time from spawn to end.
+    pub elapsed: Duration,
+    /// The largest resident set of the command or of any process it waited for, in bytes (GNU
+    /// time's `%M`: the kernel's `maxrss` of the child).
+    pub peak_rss: u64,
+}
+
+/// GNU time, which reports a child's peak memory (Debian's `time`, installed by `make setup`).
+const GNU_TIME: &str = "/usr/bin/time";
+
+/// Runs `cmd` under GNU time, for a benchmark: its output, time and peak memory. Its exit status
+/// is for the caller to judge, as with [`run`].
+///
+/// # Panics
+///
+/// As [`run`] does, and when GNU time leaves no figure.
+pub fn run_measured(cmd: &Command) -> Measured {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let figure = dir.path().join("peak-rss");
+    let timed = cmd.wrapped_in(
+        GNU_TIME,
+        [OsStr::new("-f"), OsStr::new("%M"), OsStr::new("-o"), figure.as_os_str()],
+    );
+    let output = run(&timed);
+    let text = std::fs::read_to_string(&figure).unwrap_or_else(|e| {
+        panic!("{}: {e} (is Debian's `time` installed? `make setup`)", figure.display())
+    });
+    let kib: u64 = text
+        .lines()
+        .last()
+        .and_then(|l| l.trim().parse().ok())
+        .unwrap_or_else(|| panic!("{}: no peak memory figure in {text:?}", figure.display()));
+    Measured { elapsed: output.elapsed, output, peak_rss: kib * 1024 }
 }
 
 /// A test's failure message: the command, its directory, how it ended, what the capture limit

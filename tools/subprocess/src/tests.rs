@@ -276,3 +276,27 @@ fn a_closed_stdout_ends_a_writer_with_sigpipe() {
     assert_eq!(out.stderr, "before\n");
     assert_eq!(out.stdout, "");
 }
+
+#[test]
+fn a_wrapped_command_keeps_its_directory_environment_and_arguments() {
+    let dir = tempfile::tempdir().unwrap();
+    let cmd = sh("echo \"$1 $KEPT $(pwd)\"").args(["sh", "first"]).env("KEPT", "kept");
+    let cmd = Command { cwd: dir.path().to_owned(), ..cmd };
+    let out = cmd.wrapped_in("env", ["WRAPPED=1"]).run_checked().unwrap();
+    assert_eq!(out.stdout, format!("first kept {}\n", dir.path().display()));
+}
+
+#[test]
+fn a_measured_command_reports_the_memory_it_touched() {
+    // 64 MiB written, so resident; the interpreter adds a few MiB more.
+    let cmd = Command::new("python3", Path::new("/"))
+        .args(["-c", "b = bytearray(64 << 20); print(len(b))"])
+        .timeout(Duration::from_secs(60));
+    let measured = testing::run_measured(&cmd);
+    assert!(measured.output.success(), "{}", testing::report(&cmd, &measured.output));
+    assert_eq!(measured.output.stdout, format!("{}\n", 64 << 20));
+    assert!((64 << 20..256 << 20).contains(&measured.peak_rss), "peak {} bytes", measured.peak_rss);
+    // And a small one is small: the figure is the command's, not the test's.
+    let small = testing::run_measured(&sh("true"));
+    assert!(small.peak_rss < 32 << 20, "peak {} bytes", small.peak_rss);
+}
