@@ -89,12 +89,11 @@ fn main() {
         |a, b| ms(*a) / ms(*b),
         "faster",
     ));
-    rows.push(row(
-        "peak memory",
-        &peaks,
-        |b| progress::format_size(*b),
-        |a, b| *a as f64 / *b as f64,
-        "less",
+    rows.push((
+        "peak memory".into(),
+        progress::format_size(peaks[0]),
+        progress::format_size(peaks[1]),
+        format!("{:.1}x upstream's", peaks[1] as f64 / peaks[0].max(1) as f64),
     ));
     rows.push(row(
         "output size",

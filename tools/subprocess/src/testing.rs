@@ -95,11 +95,12 @@ pub struct Measured {
 const GNU_TIME: &str = "/usr/bin/time";
 
 /// Runs `cmd` under GNU time, for a benchmark: its output, time and peak memory. Its exit status
-/// is for the caller to judge, as with [`run`].
+/// is for the caller to judge, as with [`run`]; so is output past the capture limit (a progress
+/// bar's, of which a benchmark reads the end).
 ///
 /// # Panics
 ///
-/// As [`run`] does, and when GNU time leaves no figure.
+/// When the command cannot start or misses a deadline, and when GNU time leaves no figure.
 pub fn run_measured(cmd: &Command) -> Measured {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let figure = dir.path().join("peak-rss");
@@ -107,7 +108,8 @@ pub fn run_measured(cmd: &Command) -> Measured {
         GNU_TIME,
         [OsStr::new("-f"), OsStr::new("%M"), OsStr::new("-o"), figure.as_os_str()],
     );
-    let output = run(&timed);
+    let output = timed.run().unwrap_or_else(|e| panic!("{e}"));
+    assert!(!output.timed_out && !output.silent, "{}", report(&timed, &output));
     let text = std::fs::read_to_string(&figure).unwrap_or_else(|e| {
         panic!("{}: {e} (is Debian's `time` installed? `make setup`)", figure.display())
     });
