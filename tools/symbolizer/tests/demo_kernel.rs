@@ -115,7 +115,11 @@ fn rust_frames_of_real_oopses_decode_to_the_calls_they_were_in() {
 
     // The NULL write: where it happened (x86-64's `RIP: 0010:`, arm64's `pc : `) in the function
     // that writes, each chain frame at its call.
-    let null = &decoded[..decoded.find("rust_oops_panic: expecting").expect("both modules ran")];
+    let Some(second) = decoded.find("rust_oops_panic: expecting") else {
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        panic!("rust_oops_panic did not print its first line; the console log:\n{text}");
+    };
+    let null = &decoded[..second];
     let raw = std::fs::read_to_string(&log).unwrap();
     let label = raw
         .lines()
