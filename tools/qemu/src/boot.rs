@@ -399,7 +399,10 @@ fn run_qemu(
         .arg("-append")
         .arg(&cmdline)
         .timeout(config.timeout)
-        .capture_limit(64 << 10);
+        .capture_limit(64 << 10)
+        // QEMU's serial port waits while the pipe is full, and the guest's console, polling it,
+        // gives up after 10 ms and drops characters: a whole boot's console fits in 1 MiB.
+        .pipe_capacity(1 << 20);
     cmd = match (kvm, &arch.qemu_cpu) {
         (true, _) => cmd.args(["-accel", "kvm", "-cpu", "host"]),
         (false, Some(cpu)) => cmd.args(["-accel", "tcg", "-cpu", cpu]),

@@ -11,6 +11,7 @@ use std::collections::VecDeque;
 use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::io::{BufRead, BufReader, Read};
+use std::os::fd::AsFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ExitStatus, Stdio};
@@ -58,6 +59,7 @@ pub struct Command {
     first_output_timeout: Option<Duration>,
     capture_limit: usize,
     stdout_closed: bool,
+    pipe_capacity: Option<usize>,
 }
 
 impl Command {
@@ -72,6 +74,7 @@ impl Command {
             first_output_timeout: None,
             capture_limit: 8 << 20,
             stdout_closed: false,
+            pipe_capacity: None,
         }
     }
 
@@ -80,6 +83,16 @@ impl Command {
     /// then not captured.
     pub fn stdout_closed(mut self) -> Command {
         self.stdout_closed = true;
+        self
+    }
+
+    /// Gives the command's stdout and stderr pipes room for `bytes` (Linux's `F_SETPIPE_SZ`; the
+    /// default is 64 KiB), so that it can write that much while this process is not scheduled
+    /// to read: for a writer that loses output when its writes must wait (QEMU's serial port,
+    /// whose guest console gives up waiting after 10 ms and drops characters). Where Linux
+    /// refuses the size, the pipes keep theirs.
+    pub fn pipe_capacity(mut self, bytes: usize) -> Command {
+        self.pipe_capacity = Some(bytes);
         self
     }
 
@@ -195,6 +208,18 @@ impl Command {
         }
         let child = std_cmd.spawn().map_err(|source| self.spawn_error(source))?;
         let mut guard = GroupGuard { child, reaped: false };
+        if let Some(bytes) = self.pipe_capacity {
+            let size = i32::try_from(bytes).unwrap_or(i32::MAX);
+            let set = |fd: std::os::fd::BorrowedFd<'_>| {
+                let _ = nix::fcntl::fcntl(fd, nix::fcntl::FcntlArg::F_SETPIPE_SZ(size));
+            };
+            if let Some(stdout) = &guard.child.stdout {
+                set(stdout.as_fd());
+            }
+            if let Some(stderr) = &guard.child.stderr {
+                set(stderr.as_fd());
+            }
+        }
 
         let (tx, rx) = mpsc::channel();
         let readers = [

@@ -300,3 +300,21 @@ fn a_measured_command_reports_the_memory_it_touched() {
     let small = testing::run_measured(&sh("true"));
     assert!(small.peak_rss < 32 << 20, "peak {} bytes", small.peak_rss);
 }
+
+#[test]
+fn a_pipe_capacity_is_given_to_the_child_pipes() {
+    // The child asks for its stdout pipe's size (F_GETPIPE_SZ) until it is the one asked for:
+    // it is set just after the child starts.
+    let script = "import fcntl, time\n\
+                  deadline = time.time() + 30\n\
+                  while fcntl.fcntl(1, 1032) != 1 << 20 and time.time() < deadline:\n    time.sleep(0.01)\n\
+                  print(fcntl.fcntl(1, 1032))\n";
+    let cmd = Command::new("python3", Path::new("/")).args(["-c", script]);
+    let out = cmd.pipe_capacity(1 << 20).run_checked().unwrap();
+    assert_eq!(out.stdout.trim(), (1 << 20).to_string());
+    let default = Command::new("python3", Path::new("/"))
+        .args(["-c", "import fcntl; print(fcntl.fcntl(1, 1032))"])
+        .run_checked()
+        .unwrap();
+    assert_eq!(default.stdout.trim(), (64 << 10).to_string(), "Linux's default");
+}
