@@ -4,10 +4,11 @@
 //! relocations are applied while DWARF is read).
 
 use std::collections::HashMap;
+use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use gimli::{EndianRcSlice, LittleEndian, RelocateReader};
+use gimli::{EndianReader, LittleEndian, RelocateReader};
 use object::{
     Object, ObjectSection, ObjectSymbol, RelocationTarget, SectionFlags, SectionIndex, SymbolKind,
 };
@@ -47,7 +48,36 @@ impl gimli::Relocate<usize> for Relocations {
     }
 }
 
-type Reader = RelocateReader<EndianRcSlice<LittleEndian>, Relocations>;
+/// An image's bytes, which every section's reader shares: the file mapped into memory (only the
+/// pages a lookup touches are read: a few of `vmlinux`'s 29 MB of `.debug_info`), or bytes in
+/// memory (a compressed section's, the fuzzer's input).
+#[derive(Clone, Debug)]
+enum Bytes {
+    Mapped(Rc<memmap2::Mmap>),
+    Owned(Rc<[u8]>),
+}
+
+impl Deref for Bytes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            Bytes::Mapped(map) => map,
+            Bytes::Owned(bytes) => bytes,
+        }
+    }
+}
+
+// SAFETY: what a `Bytes` derefs to stays where it is while any clone of it lives, however the
+// clones move: it is behind an `Rc`, either a slice on the heap or a mapping, whose pages keep
+// their address until it is unmapped on the last drop.
+#[allow(unsafe_code)]
+unsafe impl stable_deref_trait::StableDeref for Bytes {}
+// SAFETY: a clone derefs to the same bytes (it clones the `Rc`), as above.
+#[allow(unsafe_code)]
+unsafe impl stable_deref_trait::CloneStableDeref for Bytes {}
+
+type Reader = RelocateReader<EndianReader<LittleEndian, Bytes>, Relocations>;
 
 /// An ELF file's function symbols and debug information.
 pub struct Image {
@@ -82,16 +112,28 @@ fn section_bases(file: &object::File<'_>) -> HashMap<SectionIndex, u64> {
 }
 
 impl Image {
-    /// Opens `path`.
+    /// Opens `path`, mapped into memory.
     pub fn open(path: &Path) -> Result<Image, ImageError> {
-        let data = std::fs::read(path)
-            .map_err(|e| ImageError { path: path.to_owned(), message: e.to_string() })?;
-        Image::parse(path, &data)
+        let error =
+            |e: std::io::Error| ImageError { path: path.to_owned(), message: e.to_string() };
+        let file = std::fs::File::open(path).map_err(error)?;
+        // SAFETY: the mapping is read-only and private. Were the file truncated or rewritten
+        // while it is mapped (a kernel build writing `vmlinux` as we read it), reads would see
+        // the new bytes or fault, as for every tool that maps object files (addr2line, gdb);
+        // the suite reads build outputs that nothing writes while its tools run.
+        #[allow(unsafe_code)]
+        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(error)?;
+        Image::read(path, Bytes::Mapped(Rc::new(map)))
     }
 
     /// Reads an ELF file's symbols and DWARF out of its bytes; `path` names it in errors.
     pub fn parse(path: &Path, data: &[u8]) -> Result<Image, ImageError> {
+        Image::read(path, Bytes::Owned(Rc::from(data)))
+    }
+
+    fn read(path: &Path, bytes: Bytes) -> Result<Image, ImageError> {
         let error = |message: String| ImageError { path: path.to_owned(), message };
+        let data: &[u8] = &bytes;
         let file = object::File::parse(data).map_err(|e| error(e.to_string()))?;
         let bases = section_bases(&file);
         let address_of = |symbol: &object::Symbol<'_, '_>| match symbol.section_index() {
@@ -110,11 +152,23 @@ impl Image {
             let load = |id: gimli::SectionId| -> Result<Reader, gimli::Error> {
                 let Some(section) = file.section_by_name(id.name()) else {
                     return Ok(RelocateReader::new(
-                        EndianRcSlice::new(Rc::from(&[][..]), LittleEndian),
+                        EndianReader::new(Bytes::Owned(Rc::from(&[][..])), LittleEndian),
                         Relocations::default(),
                     ));
                 };
-                let bytes = section.uncompressed_data().map_err(|_| gimli::Error::Io)?;
+                let contents = section.uncompressed_data().map_err(|_| gimli::Error::Io)?;
+                // A section as it is in the file is a range of the file's bytes; a compressed
+                // one is decompressed into bytes of its own.
+                let start = (contents.as_ptr() as usize).wrapping_sub(data.as_ptr() as usize);
+                let reader = match contents {
+                    std::borrow::Cow::Borrowed(slice)
+                        if start.checked_add(slice.len()).is_some_and(|end| end <= data.len()) =>
+                    {
+                        EndianReader::new(bytes.clone(), LittleEndian)
+                            .range(start..start + slice.len())
+                    }
+                    contents => EndianReader::new(Bytes::Owned(Rc::from(&*contents)), LittleEndian),
+                };
                 let mut relocations = HashMap::new();
                 for (offset, relocation) in section.relocations() {
                     let target = match relocation.target() {
@@ -128,10 +182,7 @@ impl Image {
                     let value = target.wrapping_add_signed(relocation.addend());
                     relocations.insert(offset as usize, value);
                 }
-                Ok(RelocateReader::new(
-                    EndianRcSlice::new(Rc::from(&*bytes), LittleEndian),
-                    Relocations(Rc::new(relocations)),
-                ))
+                Ok(RelocateReader::new(reader, Relocations(Rc::new(relocations))))
             };
             let dwarf = gimli::Dwarf::load(load).map_err(|e| error(format!("bad DWARF: {e}")))?;
             Some(

@@ -206,3 +206,41 @@ fn every_binary_ends_quietly_on_a_closed_stdout() {
         "start `main` with `let _stdout = progress::stdout::quiet_when_closed();`"
     );
 }
+
+/// Our code holds no `unsafe` but the symbolizer's mapping of ELF files into memory: the
+/// workspace's lints forbid it, every member but the symbolizer takes them, and the symbolizer,
+/// which only denies it, allows it in `image.rs` alone. (The kernel code of `demo-kernel/`
+/// follows the kernel's rules.)
+#[test]
+fn unsafe_code_is_in_the_symbolizers_image_reader_only() {
+    const ALLOWED: &str = "tools/symbolizer/src/image.rs";
+    let allows: Vec<String> = sources()
+        .into_iter()
+        .filter(|(path, _)| !path.starts_with("demo-kernel/") && path != "tools/tidy/tests/tidy.rs")
+        .filter(|(_, text)| code_paths(text).contains("allow(unsafe_code)"))
+        .map(|(path, _)| path)
+        .collect();
+    assert_eq!(allows, [ALLOWED], "files that allow unsafe code");
+
+    let root = workspace_root();
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    assert!(manifest.contains("unsafe_code = \"forbid\""), "the workspace forbids unsafe code");
+    let members: Vec<&str> = manifest
+        .split("members = [")
+        .nth(1)
+        .and_then(|rest| rest.split(']').next())
+        .unwrap()
+        .split(',')
+        .map(|m| m.trim().trim_matches('"'))
+        .filter(|m| !m.is_empty())
+        .collect();
+    assert!(members.len() > 10, "{members:?}");
+    let own_lints: Vec<&str> = members
+        .into_iter()
+        .filter(|member| {
+            let text = std::fs::read_to_string(root.join(member).join("Cargo.toml")).unwrap();
+            !text.contains("[lints]\nworkspace = true")
+        })
+        .collect();
+    assert_eq!(own_lints, ["tools/symbolizer"], "members that do not take the workspace's lints");
+}
