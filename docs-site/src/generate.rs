@@ -409,7 +409,8 @@ fn link_crates(tmp: &Path, ok: &[&CrateResult]) -> Result<BTreeSet<String>, Site
 }
 
 /// Merges what the crates `ok` documented separately into `tmp` with rustdoc's
-/// `--merge=finalize`, then gives every trait without implementors elsewhere an empty list.
+/// `--merge=finalize` (every trait without implementors elsewhere gets its empty list when the
+/// links are checked: [`site::fill_missing_implementors`]).
 fn merge_crates(tmp: &Path, rustdoc: &Path, ok: &[&CrateResult]) -> Result<(), SiteError> {
     let _ = std::fs::remove_file(tmp.join(".lock"));
     // The search index, crate list and trait implementors of all crates together.
@@ -423,7 +424,6 @@ fn merge_crates(tmp: &Path, rustdoc: &Path, ok: &[&CrateResult]) -> Result<(), S
     }
     merge.run_checked().map_err(|e| SiteError::Merge(e.to_string()))?;
     let _ = std::fs::remove_file(tmp.join(".lock"));
-    site::fill_missing_implementors(tmp)?;
     Ok(())
 }
 
@@ -561,6 +561,8 @@ fn mend_links(
         linkcheck::scan_site_reusing(tmp, threads, &known).map_err(io("cannot read", tmp))?;
     let unscanned: Vec<&CrateResult> = unscanned.iter().map(|&i| ok[i]).collect();
     build::keep_page_scans(&unscanned, &site, &ids).map_err(GenerateError::Scans)?;
+    let written = site::fill_missing_implementors(tmp, &site)?;
+    site.files.extend(written);
     let mut report = linkcheck::check(&site);
     let mut unknown = report.clone();
     linkcheck::set_aside_known(&mut unknown, linkcheck::KNOWN_UPSTREAM);

@@ -387,29 +387,33 @@ if (window.register_implementors) {\n        window.register_implementors(implem
 else {\n        window.pending_implementors = implementors;\n    }\n})()\n";
 
 /// Every trait page loads `trait.impl/<path>.js` for the implementors in other crates; the
-/// merge step writes one only for traits that have some. Writes an empty list for the others,
-/// so that no page loads a file that is not there. Returns how many were written.
-pub fn fill_missing_implementors(site: &Path) -> Result<usize, SiteError> {
-    let mut written = 0;
-    for (page, _) in html::html_files(site).map_err(io("cannot read", site))? {
-        let is_trait = page.file_name().is_some_and(|n| n.to_string_lossy().starts_with("trait."));
-        if !is_trait {
+/// merge step writes one only for traits that have some. Writes an empty list under `root` for
+/// the others, so that no page loads a file that is not there, from the link checker's view of
+/// the site (no page is read again). Returns the files written, relative to `root`.
+pub fn fill_missing_implementors(
+    root: &Path,
+    site: &crate::linkcheck::Site,
+) -> Result<Vec<String>, SiteError> {
+    let mut written = Vec::new();
+    for (page, links) in &site.pages {
+        let (dir, name) = page.rsplit_once('/').unwrap_or(("", page));
+        if !name.starts_with("trait.") {
             continue;
         }
-        let text = std::fs::read_to_string(&page).map_err(io("cannot read", &page))?;
-        for link in html::scan_page(&text).links {
+        for link in &links.links {
             if !link.contains("trait.impl/") || !link.ends_with(".js") {
                 continue;
             }
-            let dir = page.parent().unwrap_or(site);
-            let target = dir.join(&link);
-            if !target.exists() {
-                if let Some(parent) = target.parent() {
-                    std::fs::create_dir_all(parent).map_err(io("cannot create", parent))?;
-                }
-                std::fs::write(&target, NO_IMPLEMENTORS).map_err(io("cannot write", &target))?;
-                written += 1;
+            let Some(rel) = html::resolve_path(dir, link) else { continue };
+            if site.files.contains(&rel) || written.contains(&rel) {
+                continue;
             }
+            let target = root.join(&rel);
+            if let Some(parent) = target.parent() {
+                std::fs::create_dir_all(parent).map_err(io("cannot create", parent))?;
+            }
+            std::fs::write(&target, NO_IMPLEMENTORS).map_err(io("cannot write", &target))?;
+            written.push(rel);
         }
     }
     Ok(written)

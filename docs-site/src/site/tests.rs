@@ -21,3 +21,33 @@ fn source_pages_number_and_escape_lines() {
     "##]]
     .assert_eq(&source_page("include/linux/err.h", "#include <x.h>\na && b\n", 3).replace(CSS, "STYLE"));
 }
+
+#[test]
+fn a_trait_without_implementors_elsewhere_gets_an_empty_list_from_the_checkers_view() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let page = |links: &[&str]| crate::html::PageLinks {
+        links: links.iter().map(|l| (*l).to_owned()).collect(),
+        ..Default::default()
+    };
+    let mut site = crate::linkcheck::Site::default();
+    site.pages.insert(
+        "kernel/sync/trait.Lock.html".into(),
+        page(&["../../trait.impl/kernel/sync/trait.Lock.js", "../index.html"]),
+    );
+    site.pages.insert(
+        "kernel/trait.Module.html".into(),
+        page(&["../trait.impl/kernel/trait.Module.js"]),
+    );
+    // Not a trait page: its scripts are not rustdoc's implementor lists.
+    site.pages.insert("kernel/index.html".into(), page(&["../trait.impl/kernel/trait.X.js"]));
+    // The merge wrote this one: it is kept as it is.
+    site.files.insert("trait.impl/kernel/trait.Module.js".into());
+
+    let written = fill_missing_implementors(root, &site).unwrap();
+    assert_eq!(written, ["trait.impl/kernel/sync/trait.Lock.js"]);
+    let text = std::fs::read_to_string(root.join(&written[0])).unwrap();
+    assert_eq!(text, NO_IMPLEMENTORS);
+    assert!(!root.join("trait.impl/kernel/trait.Module.js").exists(), "not written over");
+    assert!(!root.join("trait.impl/kernel/trait.X.js").exists());
+}
