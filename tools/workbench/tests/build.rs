@@ -2,10 +2,33 @@
 //! skipped only while nothing make reads has changed, and never after a failure.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use workbench::build::build;
+use workbench::WorkbenchError;
+use workbench::build::{BuildReport, build};
+
+/// The trees and the build log of a test in `root`: (srctree, objtree, log).
+struct Trees {
+    src: PathBuf,
+    obj: PathBuf,
+    log: PathBuf,
+}
+
+impl Trees {
+    fn new(root: &Path) -> Trees {
+        tree(root);
+        Trees {
+            src: root.join("srctree"),
+            obj: root.join("objtree"),
+            log: root.join("logs/kernel-build.log"),
+        }
+    }
+
+    fn build(&self, jobs: usize) -> Result<BuildReport, WorkbenchError> {
+        build(&self.src, &self.obj, jobs, &self.log)
+    }
+}
 
 /// A srctree whose Makefile "links" `vmlinux` in `O=` from `main.c`, as kbuild is run.
 fn tree(root: &Path) {
@@ -20,10 +43,9 @@ fn tree(root: &Path) {
 fn kbuild_is_skipped_only_while_nothing_it_reads_changed() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    tree(root);
-    let (src, obj) = (root.join("srctree"), root.join("objtree"));
-    let log = root.join("logs/kernel-build.log");
-    let run = |jobs| build(&src, &obj, jobs, &log).unwrap();
+    let trees = Trees::new(root);
+    let (src, obj) = (&trees.src, &trees.obj);
+    let run = |jobs| trees.build(jobs).unwrap();
 
     let first = run(1);
     assert!(first.relinked && !first.skipped, "{first:?}");
@@ -49,7 +71,7 @@ fn kbuild_is_skipped_only_while_nothing_it_reads_changed() {
 
     // A build that fails leaves no stamp, so the next one runs make again.
     fs::write(src.join("Makefile"), "$(O)/vmlinux: missing.c\n\tcat missing.c > $@\n").unwrap();
-    assert!(build(&src, &obj, 2, &log).is_err());
+    assert!(trees.build(2).is_err());
     assert!(!root.join("logs/kernel-build.stamp").exists());
     tree(root);
     let mended = run(2);
@@ -59,12 +81,9 @@ fn kbuild_is_skipped_only_while_nothing_it_reads_changed() {
 #[test]
 fn a_tree_whose_vmlinux_is_gone_is_built_again() {
     let dir = tempfile::tempdir().unwrap();
-    let root = dir.path();
-    tree(root);
-    let (src, obj) = (root.join("srctree"), root.join("objtree"));
-    let log = root.join("logs/kernel-build.log");
-    build(&src, &obj, 1, &log).unwrap();
-    fs::remove_file(obj.join("vmlinux")).unwrap();
-    let rebuilt = build(&src, &obj, 1, &log).unwrap();
-    assert!(!rebuilt.skipped && obj.join("vmlinux").is_file(), "{rebuilt:?}");
+    let trees = Trees::new(dir.path());
+    trees.build(1).unwrap();
+    fs::remove_file(trees.obj.join("vmlinux")).unwrap();
+    let rebuilt = trees.build(1).unwrap();
+    assert!(!rebuilt.skipped && trees.obj.join("vmlinux").is_file(), "{rebuilt:?}");
 }
