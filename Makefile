@@ -182,7 +182,7 @@ kernel: tools ## Prepare and build the demo kernel (or check KERNEL_SRC/KERNEL_O
 # results/), and one summary of what each produced, where, and how long it took.
 demo: tools ## The main job: kernel, QEMU boot with the Rust samples, each tool, a summary
 	$(DEMO) $(TREE_ARGS) --work-dir $(TREE_CACHE)/demo \
-		--docs-dir $(DOCS_DIR) --config-name "$(DOCS_CONFIG_NAME)" $(TUXMAKE_ARGS)
+		--docs-dir $(DOCS_DIR) --docs-shared-dir $(DOCS_SHARED_DIR) --config-name "$(DOCS_CONFIG_NAME)" $(TUXMAKE_ARGS)
 
 # A tree TuxMake built (`tuxmake --build-dir DIR`, given as KERNEL_OBJ=DIR): TUXMAKE_METADATA= its
 # metadata.json (in tuxmake's output folder) describes the build in the KCIDB JSON.
@@ -352,12 +352,15 @@ lint: kernel ## Lint the kernel's rust/, samples/rust/, drivers/ (with its clipp
 DOCS_DIR := $(TREE_CACHE)/docs/site
 DOCS_CONFIG_NAME := $(if $(filter $(CACHE)/%,$(KERNEL_OBJ)),tinyconfig + demo-kernel/$(KERNEL)/demo.config + arch/$(ARCH)/arch.config,$(KERNEL_OBJ)/.config)
 DOCS_SITE := $(TOOLS_BIN)/docs-site
+# Documentation every tree of this cache may share (`core`, documented once per toolchain,
+# target and flags).
+DOCS_SHARED_DIR := $(CACHE)/docs-shared
 
 docs: kernel ## Build the documentation site (all crates, doctests run in QEMU, links checked) and print its index.html
 	@doctests=$$(grep -qx 'CONFIG_RUST_KERNEL_DOCTESTS=y' $(KERNEL_OBJ)/.config && echo --doctests || \
 		echo "docs: CONFIG_RUST_KERNEL_DOCTESTS is not set in $(KERNEL_OBJ)/.config: the site will not show doctest results" >&2); \
 	$(DOCS_SITE) build --srctree $(KERNEL_SRC) --objtree $(KERNEL_OBJ) --extmod-dir $(EXTMOD_DIR) \
-		--out $(DOCS_DIR) --config-name "$(DOCS_CONFIG_NAME)" $$doctests --check $(DOCS_ARGS)
+		--out $(DOCS_DIR) --shared-dir $(DOCS_SHARED_DIR) --config-name "$(DOCS_CONFIG_NAME)" $$doctests --check $(DOCS_ARGS)
 
 # One site for every demo kernel: `make docs KERNEL=V` for each (its crates reused when
 # unchanged), then docs-site versions: each site hard-linked into a VERSION/ folder with a version

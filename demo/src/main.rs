@@ -33,6 +33,9 @@ struct Cli {
     /// Then run every tool of the suite against the tree, with the documentation site here.
     #[arg(long)]
     docs_dir: Option<PathBuf>,
+    /// docs-site's store of documentation that trees share (`core`), if any.
+    #[arg(long)]
+    docs_shared_dir: Option<PathBuf>,
     /// What the site says the tree's configuration is.
     #[arg(long, default_value = "")]
     config_name: String,
@@ -79,7 +82,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
     println!("boot:{}", if boot_reused { " (reused: kernel and modules unchanged)" } else { "" });
     print!("{boot_report}");
     let tools = match &cli.docs_dir {
-        Some(docs_dir) => run_tools(&kernel, &cli.work_dir, docs_dir, &cli.config_name)?,
+        Some(docs_dir) => run_tools(&kernel, cli, docs_dir)?,
         None => Vec::new(),
     };
     print!("{}", demo::summary::render(&tools));
@@ -176,12 +179,8 @@ fn boot(kernel: &Kernel, cli: &Cli) -> anyhow::Result<(bool, String, Duration, b
 }
 
 /// Every tool of the suite against the tree, each with a progress line.
-fn run_tools(
-    kernel: &Kernel,
-    work_dir: &Path,
-    docs_dir: &Path,
-    config_name: &str,
-) -> anyhow::Result<Vec<Ran>> {
+fn run_tools(kernel: &Kernel, cli: &Cli, docs_dir: &Path) -> anyhow::Result<Vec<Ran>> {
+    let (work_dir, config_name) = (cli.work_dir.as_path(), cli.config_name.as_str());
     let bin_dir =
         std::env::current_exe()?.parent().map(Path::to_owned).context("the demo's own folder")?;
     let extmod_dir = kernel.extmods.first().and_then(|m| m.dir.parent()).map(Path::to_owned);
@@ -192,6 +191,7 @@ fn run_tools(
         extmod_dir: extmod_dir.unwrap_or_else(|| work_dir.join("no-extmods")),
         work_dir: work_dir.to_owned(),
         docs_dir: docs_dir.to_owned(),
+        docs_shared_dir: cli.docs_shared_dir.clone(),
         sysroot: demo::tools::toolchain_sysroot(work_dir)?,
     };
     let kos: Vec<PathBuf> = kernel.extmods.iter().flat_map(|m| m.kos.iter().cloned()).collect();

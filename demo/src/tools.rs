@@ -48,6 +48,8 @@ pub struct Suite {
     pub work_dir: PathBuf,
     /// The documentation site's folder.
     pub docs_dir: PathBuf,
+    /// The store of documentation that trees share (docs-site's `--shared-dir`), if any.
+    pub docs_shared_dir: Option<PathBuf>,
     /// The toolchain's sysroot ([`toolchain_sysroot`]).
     pub sysroot: PathBuf,
 }
@@ -190,6 +192,9 @@ impl Suite {
             args.extend([flag.into(), value.clone().into()]);
         }
         args.extend(["--config-name".into(), config_name.into(), "--check".into()]);
+        if let Some(shared) = &self.docs_shared_dir {
+            args.extend(["--shared-dir".into(), shared.clone().into()]);
+        }
         if doctests {
             args.push("--doctests".into());
         }

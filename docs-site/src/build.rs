@@ -40,6 +40,8 @@ pub struct BuildConfig {
     pub jobs: usize,
     /// The limit for one run.
     pub timeout: Duration,
+    /// The store of documentation that trees share (see [`shared_key`]), if any.
+    pub shared: Option<PathBuf>,
 }
 
 /// The outcome of one crate.
@@ -62,6 +64,9 @@ pub enum Status {
     Built,
     /// The inputs were unchanged: the previous documentation is kept.
     Fresh,
+    /// Another tree's documentation of the crate, the same in every input, was taken from the
+    /// shared store.
+    Shared,
     /// rustdoc failed (or could not run); the message says why.
     Failed(String),
 }
@@ -224,8 +229,20 @@ fn build_one(job: &Job, config: &BuildConfig) -> CrateResult {
     if is_fresh(&dir, &fingerprint) {
         return CrateResult { elapsed: Duration::ZERO, ..result(Status::Fresh) };
     }
+    let shared = config.shared.as_deref().zip(shared_key(job, config));
+    if let Some((store, key)) = &shared
+        && take_shared(store, &key.0, job, &dir, &fingerprint).is_ok()
+    {
+        return result(Status::Shared);
+    }
     match run_rustdoc(job, config, &dir, fingerprint) {
-        Ok(()) => result(Status::Built),
+        Ok(()) => {
+            if let Some((store, key)) = &shared {
+                // The store is a cache: a crate that cannot be shared is documented all the same.
+                let _ = share(store, key, job, config, &dir);
+            }
+            result(Status::Built)
+        }
         Err(message) => {
             // A failed crate leaves no documentation behind, so no stale pages are reused.
             let _ = std::fs::remove_file(dir.join("stamp.json"));
@@ -522,4 +539,150 @@ pub fn keep_page_scans(
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(())
+}
+
+/// The key of a crate's documentation in the shared store, and whether its sources must be
+/// shown never to name a kernel configuration option before it is shared; `None` for a crate
+/// whose documentation is the tree's own.
+///
+/// Only a library that depends on no other crate of the site is shared: `core`. Its sources
+/// are the toolchain's, so its documentation is decided by the toolchain, this tool and the
+/// arguments, with the trees' paths left out and the files the arguments name inside the
+/// objtree (the target specification) by their contents. The kernel configuration's cfgs
+/// (`@include/generated/rustc_cfg`, every line a `--cfg=CONFIG_...`) differ from tree to tree
+/// and change nothing in a crate that never names a `CONFIG_` option: they are left out of the
+/// key, and [`share`] checks that the crate's sources never do.
+fn shared_key(job: &Job, config: &BuildConfig) -> Option<(String, bool)> {
+    if job.kind != crate::plan::Kind::Library || !job.deps.is_empty() {
+        return None;
+    }
+    let mut key = Fingerprint::new();
+    key.add(env!("CARGO_PKG_VERSION")).add(html::REWRITE_VERSION).add(&config.rustdoc_version);
+    // Of the site's own crates, those a toolchain's crate can link to decide which of its links
+    // stay in the site: the other crates of the toolchain.
+    let toolchain_crates: Vec<&String> = config
+        .upstream
+        .local
+        .iter()
+        .filter(|c| ["alloc", "core", "proc_macro", "std", "test"].contains(&c.as_str()))
+        .collect();
+    key.add(&format!("{:?} {} {toolchain_crates:?}", config.srctree_links, config.upstream.base));
+    key.add(&job.name);
+    let cwd = job.cwd.display().to_string();
+    let srctree = config.srctree.display().to_string();
+    let portable = |text: &str| text.replace(&cwd, "$OBJTREE").replace(&srctree, "$SRCTREE");
+    for (k, v) in &job.env {
+        key.add(&format!("{k}={}", portable(v)));
+    }
+    let mut config_cfgs = false;
+    for arg in &job.args {
+        let file = match (arg.strip_prefix('@'), arg.strip_prefix("--target=")) {
+            (Some(path), _) => Some(("@", path)),
+            (None, Some(path)) if path.ends_with(".json") => Some(("--target=", path)),
+            _ => None,
+        };
+        match file {
+            Some((option, path)) => {
+                let text = std::fs::read_to_string(job.cwd.join(path)).ok()?;
+                let only_config = option == "@"
+                    && text.lines().all(|l| l.is_empty() || l.starts_with("--cfg=CONFIG_"));
+                if only_config {
+                    config_cfgs = true;
+                    key.add("@the kernel configuration's cfgs");
+                } else {
+                    key.add(option).add(&freshness::sha256(text.as_bytes()));
+                }
+            }
+            None => {
+                key.add(&portable(arg));
+            }
+        }
+    }
+    Some((key.finish(), config_cfgs))
+}
+
+/// The folder of a crate's documentation in the shared store.
+fn shared_entry(store: &Path, key: &str, job: &Job) -> PathBuf {
+    store.join(format!("{}-{}", job.name, &key[..16]))
+}
+
+/// The small files of a crate's work folder that go with its pages.
+const SHARED_FILES: &[&str] = &["deps.d", "srctree-targets.txt", UNLINKED];
+
+/// Takes the crate's documentation from the shared store into `dir` when an entry for `key` is
+/// there and every file it read is unchanged; its stamp gets this tree's `fingerprint`.
+fn take_shared(
+    store: &Path,
+    key: &str,
+    job: &Job,
+    dir: &Path,
+    fingerprint: &str,
+) -> Result<(), String> {
+    let entry = shared_entry(store, key, job);
+    let text = std::fs::read_to_string(entry.join("stamp.json")).map_err(|e| e.to_string())?;
+    let stamp: Stamp = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    if !stamp.inputs.iter().all(|i| input(&i.path).as_ref() == Some(i)) {
+        return Err("an input changed".to_owned());
+    }
+    for sub in ["out", "parts"] {
+        let _ = std::fs::remove_dir_all(dir.join(sub));
+        crate::site::link_tree(&entry.join(sub), &dir.join(sub)).map_err(|e| e.to_string())?;
+    }
+    for file in SHARED_FILES {
+        std::fs::copy(entry.join(file), dir.join(file)).map_err(|e| e.to_string())?;
+    }
+    let stamp = Stamp { fingerprint: fingerprint.to_owned(), inputs: stamp.inputs };
+    let text = serde_json::to_string_pretty(&stamp).expect("a stamp serializes");
+    crate::write_atomically(&dir.join("stamp.json"), text.as_bytes()).map_err(|e| e.to_string())
+}
+
+/// Puts the crate's documentation in `dir` into the shared store (hard links), when every file
+/// rustdoc read is outside the trees and, if its key left the configuration's cfgs out, none
+/// of them names a `CONFIG_` option.
+fn share(
+    store: &Path,
+    (key, config_cfgs): &(String, bool),
+    job: &Job,
+    config: &BuildConfig,
+    dir: &Path,
+) -> Result<(), String> {
+    let text = std::fs::read_to_string(dir.join("stamp.json")).map_err(|e| e.to_string())?;
+    let stamp: Stamp = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    for i in &stamp.inputs {
+        if i.path.starts_with(&job.cwd) || i.path.starts_with(&config.srctree) {
+            return Err(format!("{} is the tree's", i.path.display()));
+        }
+        if *config_cfgs
+            && std::fs::read(&i.path)
+                .is_ok_and(|bytes| bytes.windows(b"CONFIG_".len()).any(|w| w == b"CONFIG_"))
+        {
+            return Err(format!("{} names a CONFIG_ option", i.path.display()));
+        }
+    }
+    let entry = shared_entry(store, key, job);
+    let in_store = std::fs::read_to_string(entry.join("stamp.json"))
+        .ok()
+        .and_then(|text| serde_json::from_str::<Stamp>(&text).ok());
+    if in_store.is_some_and(|s| s.inputs.iter().all(|i| input(&i.path).as_ref() == Some(i))) {
+        return Ok(());
+    }
+    // An entry whose inputs have changed since (or half made) gives way to this one.
+    let _ = std::fs::remove_dir_all(&entry);
+    std::fs::create_dir_all(store).map_err(|e| e.to_string())?;
+    let tmp = store.join(format!(".{}.tmp-{}", job.name, std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let made = (|| {
+        for sub in ["out", "parts"] {
+            crate::site::link_tree(&dir.join(sub), &tmp.join(sub)).map_err(|e| e.to_string())?;
+        }
+        for file in SHARED_FILES.iter().chain(&["stamp.json"]) {
+            std::fs::copy(dir.join(file), tmp.join(file)).map_err(|e| e.to_string())?;
+        }
+        // Another process may have shared it meanwhile: its entry stands.
+        std::fs::rename(&tmp, &entry).map_err(|e| e.to_string())
+    })();
+    if made.is_err() {
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    made
 }

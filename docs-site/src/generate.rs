@@ -41,6 +41,8 @@ pub struct Options {
     pub doctests: bool,
     /// The rustdoc program.
     pub rustdoc: PathBuf,
+    /// The store of documentation that trees share (`--shared-dir`), if any.
+    pub shared: Option<PathBuf>,
 }
 
 /// What a build did.
@@ -224,6 +226,7 @@ fn rustdoc_config(
         .collect();
     BuildConfig {
         work: options.work.clone(),
+        shared: options.shared.clone(),
         rustdoc: options.rustdoc.clone(),
         rustdoc_version,
         srctree: srctree.to_owned(),
@@ -253,6 +256,10 @@ fn run_rustdoc_jobs(
             progress::format_duration(r.elapsed)
         )),
         Status::Fresh => step.println(&format!("  {} is up to date", r.name)),
+        Status::Shared => step.println(&format!(
+            "  {} taken from the shared store: another tree's, every input the same",
+            r.name
+        )),
         Status::Failed(_) => step.println(&format!("  rustdoc failed for {}", r.name)),
     });
     let rustdoc_time = rustdoc_start.elapsed();

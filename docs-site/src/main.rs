@@ -117,6 +117,10 @@ struct BuildArgs {
     /// Print the result as JSON (`report::results`' schema) instead of the index's path
     #[arg(long)]
     json: bool,
+    /// Share the documentation that does not depend on the tree (`core`: the toolchain's
+    /// sources, the same target and flags) with other trees' builds, through this folder
+    #[arg(long)]
+    shared_dir: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -241,6 +245,7 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         jobs: args.jobs.unwrap_or_else(threads),
         doctests: args.doctests,
         rustdoc: PathBuf::from("rustdoc"),
+        shared: args.shared_dir,
     };
     let summary = generate::generate(&options).context("building the documentation site")?;
     let failed = generate::failed(&summary);

@@ -19,7 +19,7 @@ pub fn to_result(summary: &Summary, links: Option<&linkcheck::Report>) -> result
                 name: c.name.clone(),
                 status: match &c.status {
                     Status::Built => results::DocsStatus::Built,
-                    Status::Fresh => results::DocsStatus::Reused,
+                    Status::Fresh | Status::Shared => results::DocsStatus::Reused,
                     Status::Failed(why) => results::DocsStatus::Failed(why.clone()),
                 },
             })

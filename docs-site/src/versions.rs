@@ -236,7 +236,7 @@ fn json_of_version(
         Status::Built => {
             step.println(&format!("  {} in {}", r.name, progress::format_duration(r.elapsed)))
         }
-        Status::Fresh => step.println(&format!("  {} is up to date", r.name)),
+        Status::Fresh | Status::Shared => step.println(&format!("  {} is up to date", r.name)),
         Status::Failed(_) => step.println(&format!("  rustdoc's JSON failed for {}", r.name)),
     });
     *time += start.elapsed();

@@ -35,10 +35,8 @@ fn a_trait_without_implementors_elsewhere_gets_an_empty_list_from_the_checkers_v
         "kernel/sync/trait.Lock.html".into(),
         page(&["../../trait.impl/kernel/sync/trait.Lock.js", "../index.html"]),
     );
-    site.pages.insert(
-        "kernel/trait.Module.html".into(),
-        page(&["../trait.impl/kernel/trait.Module.js"]),
-    );
+    site.pages
+        .insert("kernel/trait.Module.html".into(), page(&["../trait.impl/kernel/trait.Module.js"]));
     // Not a trait page: its scripts are not rustdoc's implementor lists.
     site.pages.insert("kernel/index.html".into(), page(&["../trait.impl/kernel/trait.X.js"]));
     // The merge wrote this one: it is kept as it is.
