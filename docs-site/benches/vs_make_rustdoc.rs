@@ -1,6 +1,7 @@
 //! `make bench`: docs-site against `make rustdoc` on the same tree, in one run: a cold build of
-//! each (ours documents `core` too, like upstream), our no-change rebuild, the crates each
-//! documents, the size of each site and the broken links the same checker finds in each.
+//! each (ours documents `core` too, like upstream), ours again with `core` taken from the shared
+//! store (as for a second tree), our no-change rebuild, peak memory, the crates each documents,
+//! the size of each site and the broken links the same checker finds in each.
 //! Ratios, not thresholds: nothing here fails on a number.
 
 use std::path::{Path, PathBuf};
@@ -61,21 +62,34 @@ fn main() {
     let (t_upstream, peak_upstream, _) = timed("make rustdoc (upstream)", &upstream);
     let upstream_dir = obj.join("Documentation/output/rust/rustdoc");
 
-    let build = subprocess::Command::new(&ours, &obj)
-        .arg("build")
-        .arg("--srctree")
-        .arg(&src)
-        .arg("--objtree")
-        .arg(&obj)
-        .arg("--extmod-dir")
-        .arg(&extmod)
-        .arg("--out")
-        .arg(&site)
-        .arg("--work")
-        .arg(&work)
-        .timeout(Duration::from_secs(3600));
-    let (t_cold, peak_cold, _) = timed("docs-site build, cold (core documented)", &build);
-    let (t_again, peak_again, _) = timed("docs-site build, nothing changed", &build);
+    // A store of shared documentation of the scratch folder's own, empty at first: the first
+    // build documents everything, and puts core in it.
+    let shared = scratch.path().join("shared");
+    let build = |site: &Path, work: &Path| {
+        subprocess::Command::new(&ours, &obj)
+            .arg("build")
+            .arg("--srctree")
+            .arg(&src)
+            .arg("--objtree")
+            .arg(&obj)
+            .arg("--extmod-dir")
+            .arg(&extmod)
+            .arg("--out")
+            .arg(site)
+            .arg("--work")
+            .arg(work)
+            .arg("--shared-dir")
+            .arg(&shared)
+            .timeout(Duration::from_secs(3600))
+    };
+    let (t_cold, peak_cold, _) =
+        timed("docs-site build, cold (core documented)", &build(&site, &work));
+    let (t_again, peak_again, _) = timed("docs-site build, nothing changed", &build(&site, &work));
+    // Another tree with the same toolchain, target and flags for core (here: this tree again,
+    // into new folders) takes core from the store.
+    let (site2, work2) = (scratch.path().join("site2"), scratch.path().join("work2"));
+    let (t_shared, peak_shared, _) =
+        timed("docs-site build, cold but for core (shared)", &build(&site2, &work2));
 
     eprintln!("==> checking links");
     let (up_report, our_report) = (check(&upstream_dir), check(&site));
@@ -101,6 +115,13 @@ fn main() {
         t_cold.as_secs_f64() / t_upstream.as_secs_f64()
     );
     println!(
+        "{:<34} {:>14} {:>13.1}s {:>7.2}x",
+        "cold, core from the shared store",
+        "(always cold)",
+        t_shared.as_secs_f64(),
+        t_shared.as_secs_f64() / t_upstream.as_secs_f64()
+    );
+    println!(
         "{:<34} {:>14} {:>13.1}s {:>7.2}x  (of our cold build: {:.1}%)",
         "no-change rebuild",
         "(always cold)",
@@ -113,6 +134,12 @@ fn main() {
         "peak memory, cold (largest process)",
         progress::format_size(peak_upstream),
         progress::format_size(peak_cold)
+    );
+    println!(
+        "{:<34} {:>14} {:>14}",
+        "peak memory, core shared",
+        "",
+        progress::format_size(peak_shared)
     );
     println!(
         "{:<34} {:>14} {:>14}",
