@@ -30,7 +30,8 @@ fn every_tool_gives_its_result_on_the_demo_tree() {
         .arg("--docs-dir")
         .arg(&docs)
         .args(["--config-name", "the demo tree"])
-        // The tools' binaries are cargo's, beside the demo's: `make test` builds them (`tools`).
+        // The tools' binaries are cargo's, beside the demo's: `make test`'s `cargo test --workspace`
+        // builds them.
         .timeout(Duration::from_secs(3000))
         .capture_limit(64 << 20);
     let out = run(&cmd);
