@@ -190,11 +190,22 @@ fn input(path: &Path) -> Option<Input> {
 
 /// Whether the stamp in `dir` matches `fingerprint` and every input file is unchanged.
 fn is_fresh(dir: &Path, fingerprint: &str) -> bool {
-    let Ok(text) = std::fs::read_to_string(dir.join("stamp.json")) else { return false };
-    let Ok(stamp) = serde_json::from_str::<Stamp>(&text) else { return false };
-    stamp.fingerprint == fingerprint
-        && dir.join("out").is_dir()
-        && stamp.inputs.iter().all(|i| input(&i.path).as_ref() == Some(i))
+    read_stamp(dir).is_some_and(|stamp| {
+        stamp.fingerprint == fingerprint && dir.join("out").is_dir() && stamp.inputs_unchanged()
+    })
+}
+
+/// The stamp in `dir`, when there is a readable one.
+fn read_stamp(dir: &Path) -> Option<Stamp> {
+    let text = std::fs::read_to_string(dir.join("stamp.json")).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+impl Stamp {
+    /// Whether every file the run read still holds the same bytes.
+    fn inputs_unchanged(&self) -> bool {
+        self.inputs.iter().all(|i| input(&i.path).as_ref() == Some(i))
+    }
 }
 
 /// Writes `dir/stamp.json` for a run with `fingerprint` that read the files of `dep_info` (paths
@@ -619,9 +630,8 @@ fn take_shared(
     fingerprint: &str,
 ) -> Result<(), String> {
     let entry = shared_entry(store, key, job);
-    let text = std::fs::read_to_string(entry.join("stamp.json")).map_err(|e| e.to_string())?;
-    let stamp: Stamp = serde_json::from_str(&text).map_err(|e| e.to_string())?;
-    if !stamp.inputs.iter().all(|i| input(&i.path).as_ref() == Some(i)) {
+    let stamp = read_stamp(&entry).ok_or("no entry in the store")?;
+    if !stamp.inputs_unchanged() {
         return Err("an input changed".to_owned());
     }
     for sub in ["out", "parts"] {
@@ -646,8 +656,7 @@ fn share(
     config: &BuildConfig,
     dir: &Path,
 ) -> Result<(), String> {
-    let text = std::fs::read_to_string(dir.join("stamp.json")).map_err(|e| e.to_string())?;
-    let stamp: Stamp = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    let stamp = read_stamp(dir).ok_or("no stamp")?;
     for i in &stamp.inputs {
         if i.path.starts_with(&job.cwd) || i.path.starts_with(&config.srctree) {
             return Err(format!("{} is the tree's", i.path.display()));
@@ -660,10 +669,7 @@ fn share(
         }
     }
     let entry = shared_entry(store, key, job);
-    let in_store = std::fs::read_to_string(entry.join("stamp.json"))
-        .ok()
-        .and_then(|text| serde_json::from_str::<Stamp>(&text).ok());
-    if in_store.is_some_and(|s| s.inputs.iter().all(|i| input(&i.path).as_ref() == Some(i))) {
+    if read_stamp(&entry).is_some_and(|s| s.inputs_unchanged()) {
         return Ok(());
     }
     // An entry whose inputs have changed since (or half made) gives way to this one.
