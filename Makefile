@@ -146,7 +146,7 @@ KCIDB_PYTHON := $(TOOLS_PREFIX)/python/bin/python3
 DEMO := $(TOOLS_BIN)/demo
 LINT_RULES := $(TOOLS_BIN)/lint-rules
 
-.PHONY: help setup other-rust-analyzers ci-tools tools kernel demo report ci-cell ci-merge test-ci-cell test test-kernel test-arch test-versions test-llvm check bench rust-analyzer kallsyms-check layout-check upstream-check fuzz stress lint docs docs-versions docs-arches docs-serve clean-cache
+.PHONY: help setup other-rust-analyzers ci-tools tools kernel demo report ci-cell ci-merge test-ci-cell test test-kernel test-arch test-versions test-llvm check bench rust-analyzer kallsyms-check layout-check upstream-series upstream-check fuzz stress lint docs docs-versions docs-arches docs-serve clean-cache
 
 help: ## List the targets
 	@echo "Rust-for-Linux developer tools. The two commands:"
@@ -285,10 +285,18 @@ test-llvm: check ## The tests against the mainline demo kernel built with LLVM=-
 # would on a git repository of the pristine tarball in the cache: git am in order, checkpatch
 # --strict, every patch built on its own with CLIPPY=1 (and rustfmtcheck), the cover letters'
 # recipients against get_maintainer.pl, and each fix's KUnit reproducer booted before and after.
+# The repository keeps them without a sender: upstream-series writes them out into UPSTREAM_OUT
+# by your git identity (user.name, user.email; refused when unset or undeliverable), ready for
+# git send-email, and upstream-check checks those files. UPSTREAM_TEST_SENDER="Name <a@b.example>"
+# writes them by a test sender at a reserved domain instead, for checking only.
 UPSTREAM_DIR := $(CURDIR)/demo-kernel/upstream/$(KERNEL)
-upstream-check: tools ## Check the mainline series of demo-kernel/upstream/KERNEL as a maintainer would (KERNEL=7.3)
+UPSTREAM_OUT ?= $(CACHE)/upstream-$(KERNEL)/outgoing
+upstream-series: tools ## Write the mainline series of demo-kernel/upstream/KERNEL out by your git identity, for mailing (KERNEL=7.3)
 	@test -f $(UPSTREAM_DIR)/series || { echo "no mainline series for Linux $(KERNEL): $(UPSTREAM_DIR)/series is missing (try KERNEL=7.3)" >&2; exit 2; }
-	$(TOOLS_BIN)/upstream-check --upstream-dir $(UPSTREAM_DIR) --work-dir $(CACHE)/upstream-$(KERNEL) \
+	$(TOOLS_BIN)/upstream-series --upstream-dir $(UPSTREAM_DIR) --out-dir $(UPSTREAM_OUT) \
+		$(if $(UPSTREAM_TEST_SENDER),--test-sender "$(UPSTREAM_TEST_SENDER)")
+upstream-check: upstream-series ## Check the series upstream-series wrote as a maintainer would (KERNEL=7.3)
+	$(TOOLS_BIN)/upstream-check --upstream-dir $(UPSTREAM_DIR) --outgoing $(UPSTREAM_OUT) --work-dir $(CACHE)/upstream-$(KERNEL) \
 		--package $(KERNEL_PACKAGE) $(if $(KERNEL_SUITE),--suite $(KERNEL_SUITE) --packages-dir $(CACHE)/packages)
 
 # Coverage-guided fuzzing (cargo-fuzz, libFuzzer on the stable toolchain, debug assertions on)

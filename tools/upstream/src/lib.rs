@@ -200,6 +200,150 @@ pub fn write_out(mail: &str, sender: &str) -> String {
     out
 }
 
+/// Who a series is written out by for mailing: a person, who certifies the Developer's
+/// Certificate of Origin with the `Signed-off-by:` and answers the review at this address.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sender {
+    /// `user.name`.
+    pub name: String,
+    /// `user.email`.
+    pub email: String,
+}
+
+impl std::fmt::Display for Sender {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} <{}>", self.name, self.email)
+    }
+}
+
+/// Why an identity cannot write a series out.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SenderError {
+    /// git has no such setting.
+    #[error(
+        "git's {key} is not set: a series is written out by its sender, who signs it; \
+         set yours with `git config --global {key} ...`"
+    )]
+    Unset {
+        /// `user.name` or `user.email`.
+        key: &'static str,
+    },
+    /// The address is not `local@domain`, or the name is not a plain one line.
+    #[error("\"{0}\" is not a sender (Name <local@domain>)")]
+    Malformed(String),
+    /// Mail to the address cannot be delivered, so it names nobody who can answer for the patch.
+    #[error(
+        "{email}: mail to {domain} cannot be delivered ({why}); no mailable patch names an \
+         invented sender: set `git config user.name` and `user.email` to your own"
+    )]
+    Undeliverable {
+        /// The address.
+        email: String,
+        /// Its domain.
+        domain: String,
+        /// The rule it breaks.
+        why: &'static str,
+    },
+    /// A test sender whose mail could be delivered: a series written for a check must not be
+    /// mailable by mistake.
+    #[error(
+        "{0}: a test sender's address must be at a reserved domain (`.example`, `.test`, \
+         `.invalid`, RFC 2606) so that what it writes cannot be mailed"
+    )]
+    DeliverableTestSender(String),
+}
+
+/// The sender of a series to be mailed, from git's `user.name` and `user.email`: refused when
+/// one is not set, or when mail to the address cannot be delivered (a reserved domain, a
+/// `noreply` address), as such an identity is invented.
+pub fn mail_sender(name: Option<&str>, email: Option<&str>) -> Result<Sender, SenderError> {
+    let name = name.map(str::trim).filter(|n| !n.is_empty());
+    let email = email.map(str::trim).filter(|e| !e.is_empty());
+    let name = name.ok_or(SenderError::Unset { key: "user.name" })?;
+    let email = email.ok_or(SenderError::Unset { key: "user.email" })?;
+    let sender = parse_parts(name, email)?;
+    if let Some((domain, why)) = undeliverable(&sender.email) {
+        return Err(SenderError::Undeliverable { email: sender.email, domain, why });
+    }
+    Ok(sender)
+}
+
+/// A sender for a series written only to be checked (`Name <local@x.example>`): its address
+/// must be at a reserved domain, so that nothing it writes can be mailed.
+pub fn test_sender(ident: &str) -> Result<Sender, SenderError> {
+    let malformed = || SenderError::Malformed(ident.to_owned());
+    let (name, rest) = ident.split_once('<').ok_or_else(malformed)?;
+    let email = rest.trim_end().strip_suffix('>').ok_or_else(malformed)?;
+    let sender = parse_parts(name.trim(), email.trim())?;
+    match undeliverable(&sender.email) {
+        Some((_, why)) if why.starts_with("a reserved") => Ok(sender),
+        _ => Err(SenderError::DeliverableTestSender(sender.email)),
+    }
+}
+
+fn parse_parts(name: &str, email: &str) -> Result<Sender, SenderError> {
+    let malformed = || SenderError::Malformed(format!("{name} <{email}>"));
+    let bad_name = name.is_empty() || name.contains(['<', '>', '\n', '\r']);
+    let (local, domain) = email.split_once('@').ok_or_else(malformed)?;
+    let bad_email = local.is_empty()
+        || !domain.contains('.')
+        || domain.starts_with('.')
+        || domain.ends_with('.')
+        || domain.contains('@')
+        || email.contains(|c: char| c.is_whitespace() || "<>,".contains(c));
+    if bad_name || bad_email {
+        return Err(malformed());
+    }
+    Ok(Sender { name: name.to_owned(), email: email.to_owned() })
+}
+
+/// The domain of `email` and why mail to it is never delivered, if it is not.
+fn undeliverable(email: &str) -> Option<(String, &'static str)> {
+    let domain = email.rsplit_once('@')?.1.to_ascii_lowercase();
+    let labels: Vec<&str> = domain.split('.').collect();
+    let tld = *labels.last()?;
+    let second = labels.len().checked_sub(2).map(|i| labels[i..].join("."));
+    let reserved = ["example", "test", "invalid", "localhost", "local"].contains(&tld)
+        || second.is_some_and(|s| ["example.com", "example.net", "example.org"].contains(&&*s));
+    if reserved {
+        return Some((domain, "a reserved domain, RFC 2606 and RFC 6761"));
+    }
+    let local = email.rsplit_once('@')?.0.to_ascii_lowercase();
+    let noreply = |l: &str| l == "noreply" || l == "no-reply";
+    if noreply(&local) || labels.iter().any(|l| noreply(l)) {
+        return Some((domain, "a noreply address"));
+    }
+    None
+}
+
+/// How a written-out mail differs from what the repository keeps.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WrittenOutError {
+    /// It has no `From:` header.
+    #[error("it has no From: header (write the series out with `make upstream-series`)")]
+    NoSender,
+    /// It is not the kept mail written out by its `From:`.
+    #[error(
+        "it is not the kept patch written out by {0} (write it out again with `make upstream-series`)"
+    )]
+    Stale(String),
+}
+
+/// The sender of `written`, a mail written out from `kept` by [`write_out`], or why it is not
+/// one.
+pub fn written_out_by(kept: &str, written: &str) -> Result<String, WrittenOutError> {
+    let header = written.lines().take_while(|l| !l.is_empty());
+    let sender = header
+        .filter_map(|l| l.strip_prefix("From: "))
+        .next()
+        .ok_or(WrittenOutError::NoSender)?
+        .to_owned();
+    if write_out(kept, &sender) != written {
+        return Err(WrittenOutError::Stale(sender));
+    }
+    Ok(sender)
+}
+
 /// The addresses in a mail's `To:` and `Cc:` headers (folded lines included), as written
 /// (`Name <addr>` or `list@host`).
 pub fn recipients(mail: &str) -> BTreeSet<String> {

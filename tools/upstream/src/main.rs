@@ -26,6 +26,10 @@ struct Args {
     /// a topic.
     #[arg(long)]
     upstream_dir: PathBuf,
+    /// The series as `upstream-series` wrote them out for mailing, a folder a topic: what is
+    /// checked.
+    #[arg(long)]
+    outgoing: PathBuf,
     /// Where the pristine git repository, the build trees, logs and boots go (in the cache).
     #[arg(long)]
     work_dir: PathBuf,
@@ -79,16 +83,11 @@ struct Check {
 
 fn run(args: &Args) -> Result<usize> {
     let started = Instant::now();
+    // The series as they are mailed, written out by `upstream-series`: those files are the
+    // ones applied and checked.
     let topics = upstream::load(&args.upstream_dir)?;
-    // The series as it would be mailed: written out by this machine's git identity, the
-    // sender's, into the work folder; those files are the ones applied and checked.
-    let sender = git_identity()?;
-    let outgoing = args.work_dir.join("outgoing");
-    let topics = topics
-        .into_iter()
-        .map(|topic| written_out(topic, &outgoing, &sender))
-        .collect::<Result<Vec<Topic>>>()?;
-    println!("series written out by {sender} in {}", outgoing.display());
+    let (topics, sender) = written_out(topics, &args.outgoing)?;
+    println!("series written out by {sender} in {}", args.outgoing.display());
     let source = match (&args.suite, &args.packages_dir) {
         (Some(suite), Some(dir)) => {
             Source::Apt { package: args.package.clone(), suite: suite.clone(), dir: dir.clone() }
@@ -126,29 +125,37 @@ fn run(args: &Args) -> Result<usize> {
     Ok(check.failures.len())
 }
 
-/// `Name <email>` of this machine's git identity (`git var GIT_AUTHOR_IDENT`), the sender's.
-fn git_identity() -> Result<String> {
-    let ident = git(Path::new("."), &["var", "GIT_AUTHOR_IDENT"]).context(
-        "the series is written out by its sender: set git's user.name and user.email to yours",
-    )?;
-    // `Name <email> 1796320532 +0000`.
-    let end = ident.rfind('>').context("git var GIT_AUTHOR_IDENT printed no <email>")?;
-    Ok(ident[..=end].to_owned())
-}
-
-/// `topic` with its cover letter and patches written out by `sender` into `outgoing/NAME/`.
-fn written_out(mut topic: Topic, outgoing: &Path, sender: &str) -> Result<Topic> {
-    let dir = outgoing.join(&topic.name);
-    std::fs::create_dir_all(&dir).with_context(|| dir.display().to_string())?;
-    let write = |kept: &Path| -> Result<PathBuf> {
-        let text = std::fs::read_to_string(kept).with_context(|| kept.display().to_string())?;
+/// `topics` as `make upstream-series` wrote them out into `outgoing/NAME/`, and their sender:
+/// each mail must be the kept one with the sender added, all by one sender.
+fn written_out(topics: Vec<Topic>, outgoing: &Path) -> Result<(Vec<Topic>, String)> {
+    let mut senders = BTreeSet::new();
+    let mut read = |kept: &Path, dir: &Path| -> Result<PathBuf> {
         let path = dir.join(kept.file_name().context("a patch file")?);
-        report::write_atomically(&path, upstream::write_out(&text, sender).as_bytes())?;
+        let kept_text =
+            std::fs::read_to_string(kept).with_context(|| kept.display().to_string())?;
+        let written = std::fs::read_to_string(&path).with_context(|| {
+            format!("{}: write the series out with `make upstream-series`", path.display())
+        })?;
+        senders.insert(
+            upstream::written_out_by(&kept_text, &written)
+                .with_context(|| path.display().to_string())?,
+        );
         Ok(path)
     };
-    topic.cover_letter = write(&topic.cover_letter)?;
-    topic.patches = topic.patches.iter().map(|p| write(p)).collect::<Result<_>>()?;
-    Ok(topic)
+    let mut out = Vec::new();
+    for mut topic in topics {
+        let dir = outgoing.join(&topic.name);
+        topic.cover_letter = read(&topic.cover_letter, &dir)?;
+        topic.patches = topic.patches.iter().map(|p| read(p, &dir)).collect::<Result<_>>()?;
+        out.push(topic);
+    }
+    if senders.len() != 1 {
+        bail!(
+            "{}: the series are written out by {senders:?}, not by one sender",
+            outgoing.display()
+        );
+    }
+    Ok((out, senders.into_iter().next().unwrap_or_default()))
 }
 
 /// Makes `linux` a git repository of the pristine tarball (one commit), unless it is one of

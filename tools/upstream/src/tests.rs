@@ -169,3 +169,55 @@ fn a_mail_written_out_by_its_sender() {
     let cover = "Date: x\nSubject: [PATCH 0/2] x\n\nThe series.\n\n  a: b\n\n f | 2 +-\n";
     assert_eq!(write_out(cover, sender), format!("From: {sender}\n{cover}"));
 }
+
+/// A series is mailed by a person git knows: no setting, a malformed one, or an address mail
+/// cannot reach (a reserved domain, as the repository's own commits use, or noreply) is refused
+/// with what to set; a test sender must be at a reserved domain, so its series cannot be mailed.
+#[test]
+fn who_may_write_a_series_out() {
+    let cases: [(Option<&str>, Option<&str>); 8] = [
+        (Some("Ada Lovelace"), Some("ada@kernel.org")),
+        (None, Some("ada@kernel.org")),
+        (Some("Ada Lovelace"), Some("  ")),
+        (Some("Ada <Lovelace>"), Some("ada@kernel.org")),
+        (Some("Ada Lovelace"), Some("ada@localhost")),
+        (Some("Seed maintainers"), Some("maintainers@users.noreply.a-seed.example")),
+        (Some("Ada Lovelace"), Some("ada@example.org")),
+        (Some("Ada Lovelace"), Some("12345+ada@users.noreply.github.com")),
+    ];
+    let mut text = String::new();
+    for (name, email) in cases {
+        let got = mail_sender(name, email).map(|s| s.to_string()).map_err(|e| e.to_string());
+        text.push_str(&format!("{got:?}\n"));
+    }
+    for ident in ["Check Sender <check@upstream-check.example>", "Ada <ada@kernel.org>", "Ada"] {
+        let got = test_sender(ident).map(|s| s.to_string()).map_err(|e| e.to_string());
+        text.push_str(&format!("{got:?}\n"));
+    }
+    expect![[r#"
+        Ok("Ada Lovelace <ada@kernel.org>")
+        Err("git's user.name is not set: a series is written out by its sender, who signs it; set yours with `git config --global user.name ...`")
+        Err("git's user.email is not set: a series is written out by its sender, who signs it; set yours with `git config --global user.email ...`")
+        Err("\"Ada <Lovelace> <ada@kernel.org>\" is not a sender (Name <local@domain>)")
+        Err("\"Ada Lovelace <ada@localhost>\" is not a sender (Name <local@domain>)")
+        Err("maintainers@users.noreply.a-seed.example: mail to users.noreply.a-seed.example cannot be delivered (a reserved domain, RFC 2606 and RFC 6761); no mailable patch names an invented sender: set `git config user.name` and `user.email` to your own")
+        Err("ada@example.org: mail to example.org cannot be delivered (a reserved domain, RFC 2606 and RFC 6761); no mailable patch names an invented sender: set `git config user.name` and `user.email` to your own")
+        Err("12345+ada@users.noreply.github.com: mail to users.noreply.github.com cannot be delivered (a noreply address); no mailable patch names an invented sender: set `git config user.name` and `user.email` to your own")
+        Ok("Check Sender <check@upstream-check.example>")
+        Err("ada@kernel.org: a test sender's address must be at a reserved domain (`.example`, `.test`, `.invalid`, RFC 2606) so that what it writes cannot be mailed")
+        Err("\"Ada\" is not a sender (Name <local@domain>)")
+    "#]].assert_eq(&text);
+}
+
+/// upstream-check takes the written-out series only when each mail is the kept one with its
+/// sender added, so a patch edited after `make upstream-series` is not checked in its old form.
+#[test]
+fn a_written_out_mail_is_the_kept_one_and_its_sender() {
+    let kept = "Date: x\nSubject: [PATCH 1/1] x: y\n\nWhy.\n---\n f | 1 +\n";
+    let sender = "Check Sender <check@upstream-check.example>";
+    let written = write_out(kept, sender);
+    assert_eq!(written_out_by(kept, &written), Ok(sender.to_owned()));
+    assert_eq!(written_out_by(kept, kept), Err(WrittenOutError::NoSender));
+    let edited = kept.replace("Why.", "Why, better.");
+    assert_eq!(written_out_by(&edited, &written), Err(WrittenOutError::Stale(sender.to_owned())));
+}
