@@ -26,6 +26,13 @@ pub struct Topic {
     pub reproducers: Vec<Reproducer>,
 }
 
+impl Topic {
+    /// Its mails in the order they are sent: the cover letter, then the patches.
+    pub fn mails(&self) -> impl Iterator<Item = &PathBuf> {
+        std::iter::once(&self.cover_letter).chain(&self.patches)
+    }
+}
+
 /// A KUnit case that fails before a topic's fixes and passes after them, or a new feature's KUnit
 /// suite and what its use prints, which pass after the topic.
 #[derive(Clone, Debug, Deserialize)]
@@ -262,10 +269,15 @@ pub fn mail_sender(name: Option<&str>, email: Option<&str>) -> Result<Sender, Se
     let name = name.ok_or(SenderError::Unset { key: "user.name" })?;
     let email = email.ok_or(SenderError::Unset { key: "user.email" })?;
     let sender = parse_parts(name, email)?;
-    if let Some((domain, why)) = undeliverable(&sender.email) {
-        return Err(SenderError::Undeliverable { email: sender.email, domain, why });
-    }
-    Ok(sender)
+    let domain = sender.domain();
+    let why = if reserved_domain(&domain) {
+        "a reserved domain, RFC 2606 and RFC 6761"
+    } else if noreply(&sender.email) {
+        "a noreply address"
+    } else {
+        return Ok(sender);
+    };
+    Err(SenderError::Undeliverable { email: sender.email, domain, why })
 }
 
 /// A sender for a series written only to be checked (`Name <local@x.example>`): its address
@@ -275,9 +287,16 @@ pub fn test_sender(ident: &str) -> Result<Sender, SenderError> {
     let (name, rest) = ident.split_once('<').ok_or_else(malformed)?;
     let email = rest.trim_end().strip_suffix('>').ok_or_else(malformed)?;
     let sender = parse_parts(name.trim(), email.trim())?;
-    match undeliverable(&sender.email) {
-        Some((_, why)) if why.starts_with("a reserved") => Ok(sender),
-        _ => Err(SenderError::DeliverableTestSender(sender.email)),
+    if !reserved_domain(&sender.domain()) {
+        return Err(SenderError::DeliverableTestSender(sender.email));
+    }
+    Ok(sender)
+}
+
+impl Sender {
+    /// The address's domain, lower-cased.
+    fn domain(&self) -> String {
+        self.email.rsplit_once('@').map_or("", |(_, d)| d).to_ascii_lowercase()
     }
 }
 
@@ -297,23 +316,24 @@ fn parse_parts(name: &str, email: &str) -> Result<Sender, SenderError> {
     Ok(Sender { name: name.to_owned(), email: email.to_owned() })
 }
 
-/// The domain of `email` and why mail to it is never delivered, if it is not.
-fn undeliverable(email: &str) -> Option<(String, &'static str)> {
-    let domain = email.rsplit_once('@')?.1.to_ascii_lowercase();
-    let labels: Vec<&str> = domain.split('.').collect();
-    let tld = *labels.last()?;
-    let second = labels.len().checked_sub(2).map(|i| labels[i..].join("."));
-    let reserved = ["example", "test", "invalid", "localhost", "local"].contains(&tld)
-        || second.is_some_and(|s| ["example.com", "example.net", "example.org"].contains(&&*s));
-    if reserved {
-        return Some((domain, "a reserved domain, RFC 2606 and RFC 6761"));
-    }
-    let local = email.rsplit_once('@')?.0.to_ascii_lowercase();
-    let noreply = |l: &str| l == "noreply" || l == "no-reply";
-    if noreply(&local) || labels.iter().any(|l| noreply(l)) {
-        return Some((domain, "a noreply address"));
-    }
-    None
+/// Whether `domain` (lower-case) is reserved, so that no mail to it is ever delivered: RFC
+/// 2606's `.example`, `.test`, `.invalid`, `.localhost` and `example.{com,net,org}`, RFC 6761's
+/// `.local`.
+fn reserved_domain(domain: &str) -> bool {
+    let tld = domain.rsplit('.').next().unwrap_or_default();
+    ["example", "test", "invalid", "localhost", "local"].contains(&tld)
+        || ["example.com", "example.net", "example.org"]
+            .iter()
+            .any(|r| domain == *r || domain.ends_with(&format!(".{r}")))
+}
+
+/// Whether `email` is a no-reply address: its local part, or a label of its domain, is
+/// `noreply` or `no-reply`.
+fn noreply(email: &str) -> bool {
+    let email = email.to_ascii_lowercase();
+    let is = |l: &str| l == "noreply" || l == "no-reply";
+    let (local, domain) = email.rsplit_once('@').unwrap_or(("", &email));
+    is(local) || domain.split('.').any(is)
 }
 
 /// How a written-out mail differs from what the repository keeps.

@@ -67,7 +67,7 @@ fn run(args: &Args) -> Result<()> {
 /// and removes the mails of an earlier run that the topic no longer has. Returns how many.
 fn write_topic(topic: &Topic, dir: &Path, sender: &Sender) -> Result<usize> {
     std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
-    let kept: Vec<&PathBuf> = std::iter::once(&topic.cover_letter).chain(&topic.patches).collect();
+    let kept: Vec<&PathBuf> = topic.mails().collect();
     for path in &kept {
         let text = std::fs::read_to_string(path).with_context(|| path.display().to_string())?;
         let out = dir.join(path.file_name().context("a patch file")?);
