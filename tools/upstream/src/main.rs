@@ -111,6 +111,14 @@ fn run(args: &Args) -> Result<usize> {
     println!("pristine {}: {pristine}", check.linux.display());
 
     check.checkout(&pristine)?;
+    // An incremental build prints only the warnings of the crates it compiles: a baseline that
+    // did not compile them all would call an old warning new when a patch makes its crate build.
+    let forgotten = forget_rust_objects(&check.objtree("check"))?;
+    if forgotten > 0 {
+        println!(
+            "pristine build: {forgotten} Rust objects removed, so that each crate's warnings show"
+        );
+    }
     let baseline = check.build("check", &[], "pristine")?;
     println!("pristine build: {} Rust warnings with CLIPPY=1", baseline.len());
 
@@ -398,4 +406,42 @@ fn git_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<String> {
     }
     let out = cmd.run_checked()?;
     Ok(out.stdout.trim().to_owned())
+}
+
+/// Removes every object under `objtree` that rustc (or clippy-driver) made, as its kbuild `.cmd`
+/// file says, so that the next build compiles each Rust crate again. Returns how many it removed.
+fn forget_rust_objects(objtree: &Path) -> Result<usize> {
+    let mut removed = 0;
+    let mut dirs = vec![objtree.to_owned()];
+    while let Some(dir) = dirs.pop() {
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(e).with_context(|| format!("reading {}", dir.display())),
+        };
+        for entry in entries {
+            let entry = entry.with_context(|| format!("reading {}", dir.display()))?;
+            let path = entry.path();
+            if entry.file_type()?.is_dir() {
+                dirs.push(path);
+                continue;
+            }
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if !name.ends_with(".cmd") {
+                continue;
+            }
+            let contents = std::fs::read_to_string(&path)
+                .with_context(|| format!("reading {}", path.display()))?;
+            let Some(object) = upstream::rustc_object(&name, &contents) else { continue };
+            match std::fs::remove_file(dir.join(&object)) {
+                Ok(()) => removed += 1,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => {
+                    return Err(e)
+                        .with_context(|| format!("removing {}", dir.join(object).display()));
+                }
+            }
+        }
+    }
+    Ok(removed)
 }
