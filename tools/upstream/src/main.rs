@@ -422,7 +422,9 @@ fn forget_rust_objects(objtree: &Path) -> Result<usize> {
         for entry in entries {
             let entry = entry.with_context(|| format!("reading {}", dir.display()))?;
             let path = entry.path();
-            if entry.file_type()?.is_dir() {
+            let file_type =
+                entry.file_type().with_context(|| format!("reading {}", path.display()))?;
+            if file_type.is_dir() {
                 dirs.push(path);
                 continue;
             }
@@ -430,8 +432,10 @@ fn forget_rust_objects(objtree: &Path) -> Result<usize> {
             if !name.ends_with(".cmd") {
                 continue;
             }
-            let contents = std::fs::read_to_string(&path)
-                .with_context(|| format!("reading {}", path.display()))?;
+            // A path in a command need not be UTF-8; the words that matter are.
+            let bytes =
+                std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+            let contents = String::from_utf8_lossy(&bytes);
             let Some(object) = upstream::rustc_object(&name, &contents) else { continue };
             match std::fs::remove_file(dir.join(&object)) {
                 Ok(()) => removed += 1,
