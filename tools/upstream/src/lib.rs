@@ -409,23 +409,6 @@ pub fn missing_recipients(cover_letter: &str, wanted: &[String]) -> Vec<String> 
     wanted.iter().filter(|w| !have.contains(*w)).cloned().collect()
 }
 
-/// The object a kbuild `.cmd` file describes when rustc made it: `.foo.o.cmd` whose
-/// `savedcmd_` line runs `rustc` gives `foo.o`. A warning is printed only when its crate is
-/// compiled, so the baseline of the warnings a series adds must compile every Rust object: these
-/// are the ones to remove first.
-pub fn rustc_object(cmd_file: &str, contents: &str) -> Option<String> {
-    let target = cmd_file.strip_prefix('.')?.strip_suffix(".cmd")?;
-    let saved = contents.lines().find_map(|l| l.strip_prefix("savedcmd_"))?;
-    let (_, command) = saved.split_once(" := ")?;
-    let runs_rustc = command.split_whitespace().take_while(|w| *w != ";").any(|w| {
-        w == "rustc"
-            || w.ends_with("/rustc")
-            || w == "clippy-driver"
-            || w.ends_with("/clippy-driver")
-    });
-    runs_rustc.then(|| target.to_owned())
-}
-
 /// Rust warnings in a kernel build log (rustc's and clippy's, with `CLIPPY=1`): each
 /// `warning: ...` line with the `--> file:line` that follows it.
 pub fn rust_warnings(log: &str) -> Vec<String> {

@@ -408,43 +408,22 @@ fn git_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<String> {
     Ok(out.stdout.trim().to_owned())
 }
 
-/// Removes every object under `objtree` that rustc (or clippy-driver) made, as its kbuild `.cmd`
-/// file says, so that the next build compiles each Rust crate again. Returns how many it removed.
+/// Removes every object under `objtree` that rustc (or clippy-driver) made, as kbuild's `.cmd`
+/// files say (`kbuild::scan_rust_builds`), so that the next build compiles each Rust crate again.
+/// Returns how many it removed.
 fn forget_rust_objects(objtree: &Path) -> Result<usize> {
+    let scan = match kbuild::scan_rust_builds(objtree) {
+        Ok(scan) => scan,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", objtree.display())),
+    };
     let mut removed = 0;
-    let mut dirs = vec![objtree.to_owned()];
-    while let Some(dir) = dirs.pop() {
-        let entries = match std::fs::read_dir(&dir) {
-            Ok(entries) => entries,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(e) => return Err(e).with_context(|| format!("reading {}", dir.display())),
-        };
-        for entry in entries {
-            let entry = entry.with_context(|| format!("reading {}", dir.display()))?;
-            let path = entry.path();
-            let file_type =
-                entry.file_type().with_context(|| format!("reading {}", path.display()))?;
-            if file_type.is_dir() {
-                dirs.push(path);
-                continue;
-            }
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if !name.ends_with(".cmd") {
-                continue;
-            }
-            // A path in a command need not be UTF-8; the words that matter are.
-            let bytes =
-                std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
-            let contents = String::from_utf8_lossy(&bytes);
-            let Some(object) = upstream::rustc_object(&name, &contents) else { continue };
-            match std::fs::remove_file(dir.join(&object)) {
-                Ok(()) => removed += 1,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => {
-                    return Err(e)
-                        .with_context(|| format!("removing {}", dir.join(object).display()));
-                }
-            }
+    for build in &scan.builds {
+        let object = build.working_dir(objtree).join(&build.target);
+        match std::fs::remove_file(&object) {
+            Ok(()) => removed += 1,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e).with_context(|| format!("removing {}", object.display())),
         }
     }
     Ok(removed)

@@ -81,21 +81,6 @@ fn rust_warnings_with_their_place() {
 }
 
 #[test]
-fn the_objects_rustc_made_by_their_cmd_files() {
-    let rustc = "savedcmd_rust/kernel.o := OBJTREE=/o clippy-driver --edition=2021 -o rust/kernel.o rust/kernel/lib.rs ; /o/scripts/rustdoc_test_gen\n";
-    assert_eq!(rustc_object(".kernel.o.cmd", rustc).as_deref(), Some("kernel.o"));
-    let host = "savedcmd_rust/libmacros.so := rustc --crate-type proc-macro -o rust/libmacros.so\n";
-    assert_eq!(rustc_object(".libmacros.so.cmd", host).as_deref(), Some("libmacros.so"));
-    let gcc = "savedcmd_lib/sort.o := gcc -Wp,-MMD -c -o lib/sort.o lib/sort.c\nsource_lib/sort.o := lib/sort.c\n";
-    assert_eq!(rustc_object(".sort.o.cmd", gcc), None);
-    // rustc named only after the command's first `;` is another command's.
-    let later = "savedcmd_rust/exports.o := gcc -c -o rust/exports.o rust/exports.c ; echo rustc\n";
-    assert_eq!(rustc_object(".exports.o.cmd", later), None);
-    assert_eq!(rustc_object("kernel.o", rustc), None);
-    assert_eq!(rustc_object(".empty.o.cmd", ""), None);
-}
-
-#[test]
 fn judging_the_longest_symbol_case_before_and_after() {
     let before = kunit::parse_suite(
         include_str!("../../kunit/src/tests/builtin-before.log"),

@@ -252,6 +252,17 @@ fn c_objects_are_not_rustc() {
 }
 
 #[test]
+fn rustc_as_another_commands_word_is_not_rustc() {
+    check(
+        "savedcmd_rust/exports.o := gcc -c -o rust/exports.o rust/exports.c ; echo rustc\n",
+        expect![[r#"
+            target: rust/exports.o
+            not rustc
+        "#]],
+    );
+}
+
+#[test]
 fn bad_invocations_are_named() {
     check(
         "savedcmd_x.o := rustc --crate-name x\n",
