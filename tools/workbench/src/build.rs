@@ -84,7 +84,7 @@ pub fn build_with(
     match out {
         Ok(_) => {
             let relinked = mtime(&vmlinux) != before;
-            step.done(if relinked { "vmlinux linked" } else { "up to date, nothing rebuilt" });
+            step.done(if relinked { "vmlinux linked" } else { "vmlinux unchanged, not relinked" });
             let state = state();
             if let Some(state) = &state {
                 report::write_atomically(&stamp, state).map_err(|e| io(&stamp, e))?;

@@ -129,7 +129,7 @@ pub fn ensure(opts: &KernelOptions) -> Result<Kernel, WorkbenchError> {
         } else if relinked {
             "built"
         } else {
-            "up to date, nothing rebuilt"
+            "built, vmlinux unchanged (not relinked)"
         };
         stages.push(("build".to_owned(), format!("{what} (log {})", log.display()), t.elapsed()));
         patches = inputs.patches;
