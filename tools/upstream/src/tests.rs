@@ -25,7 +25,7 @@ fn the_7_3_series_load_in_order() {
     expect![[r#"
         kallsyms: 0001 0002 0003 (3 reproducers)
         rust-layout: 0001 (1 reproducers)
-        rust-module-params: 0001 0002 0003 0004 0005 (1 reproducers)
+        rust-module-params: 0001 0002 0003 0004 0005 0006 (1 reproducers)
     "#]]
     .assert_eq(&text);
 }
