@@ -91,7 +91,28 @@ impl Server {
         settings: Value,
         deadline: Duration,
     ) -> Server {
-        let mut child = Interactive::start(&Command::new(program, root).timeout(deadline));
+        Server::start_with_env(program, root, &[], capabilities, settings, deadline)
+    }
+
+    /// [`Server::start`] with `env` added to the server's environment (which the commands it
+    /// runs inherit).
+    ///
+    /// # Panics
+    ///
+    /// As [`Server::start`].
+    pub fn start_with_env(
+        program: &Path,
+        root: &Path,
+        env: &[(&str, &Path)],
+        capabilities: Value,
+        settings: Value,
+        deadline: Duration,
+    ) -> Server {
+        let command = env
+            .iter()
+            .fold(Command::new(program, root), |command, (key, value)| command.env(key, value))
+            .timeout(deadline);
+        let mut child = Interactive::start(&command);
         let stdin = child.take_stdin();
         let stdout = child.take_stdout();
         let (tx, rx) = channel();
@@ -208,6 +229,11 @@ impl Server {
                 }
             }
         }
+    }
+
+    /// Forgets the notifications kept so far, so that a later wait sees only new ones.
+    pub fn forget_notifications(&mut self) {
+        self.notifications.clear();
     }
 
     /// Sends a request and returns its result.
