@@ -54,7 +54,40 @@ impl Output {
     /// The text of `rust-project.json`, with what the installed rust-analyzer understands.
     pub fn text(&self, features: Features, flycheck: Option<&Flycheck>) -> String {
         let (sysroot, sysroot_src) = self.sysroot.clone();
-        render(&to_json(&self.project, sysroot, sysroot_src, &self.std_deps, features, flycheck))
+        render(&to_json(
+            &self.project,
+            sysroot,
+            sysroot_src,
+            &self.std_deps,
+            features,
+            flycheck,
+            false,
+        ))
+    }
+
+    /// The file as rust-analyzer's project discovery gives it ([`crate::discover`]): each
+    /// kernel crate's build file is the objtree's `include/generated/utsversion.h`, which kbuild
+    /// rewrites at each link of `vmlinux`, and an external module's crate keeps its `Kbuild` or
+    /// `Makefile`. rust-analyzer watches those files and, when one named in the editor's
+    /// `filesToWatch` changes, asks again for the project.
+    pub fn discover_json(
+        &self,
+        features: Features,
+        flycheck: Option<&Flycheck>,
+        located: &crate::discover::Located,
+    ) -> serde_json::Value {
+        let (sysroot, sysroot_src) = self.sysroot.clone();
+        let mut json =
+            to_json(&self.project, sysroot, sysroot_src, &self.std_deps, features, flycheck, true);
+        let stamp = located.objtree.join(crate::discover::KERNEL_BUILD_STAMP);
+        for build in json.crates.iter_mut().filter_map(|c| c.build.as_mut()) {
+            let of_module =
+                located.exttree.as_ref().is_some_and(|m| build.build_file.starts_with(m));
+            if !of_module {
+                build.build_file = stamp.clone();
+            }
+        }
+        serde_json::to_value(&json).expect("plain data always serialises")
     }
 
     /// What to warn of for the file written with `features`: the problems, and what `std`'s

@@ -230,7 +230,9 @@ fn library_deps(c: &crate::graph::Crate) -> Vec<DepJson> {
     wanted.iter().map(|&i| DepJson { krate: i, name: LIBRARY_CRATES[i].0.to_owned() }).collect()
 }
 
-/// The file for `project`, using what the installed rust-analyzer understands.
+/// The file for `project`, using what the installed rust-analyzer understands. Crates say how
+/// kbuild builds them (`build`) when there is a check on save, which runs for their label, or
+/// when `builds` asks for it (project discovery, which keys reloads on their build files).
 pub fn to_json(
     project: &Project,
     sysroot: PathBuf,
@@ -238,6 +240,7 @@ pub fn to_json(
     std_deps: &[StdDep],
     features: Features,
     flycheck: Option<&Flycheck>,
+    builds: bool,
 ) -> ProjectJson {
     let flycheck = flycheck.filter(|_| features.flycheck_runnables);
     // Without `sysroot_project`, the library crates come first and the rest move up.
@@ -288,7 +291,7 @@ pub fn to_json(
                 exclude_dirs: Vec::new(),
             }),
             crate_attrs: if features.crate_attrs { c.crate_attrs.clone() } else { Vec::new() },
-            build: flycheck.map(|_| BuildJson {
+            build: (flycheck.is_some() || builds).then(|| BuildJson {
                 label: c.build_label.clone(),
                 build_file: c.build_file.clone(),
                 target_kind: if c.is_bin { "bin" } else { "lib" }.to_owned(),

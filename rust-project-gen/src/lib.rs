@@ -7,8 +7,10 @@
 //! - [`generate`] ties them to the trees on disk and writes the file atomically;
 //! - [`std_deps`] (pure) reads which of `std`'s crates.io dependencies the file gives it;
 //! - [`guess`] stands in for the `.cmd` files of a tree that is configured but not built;
-//! - [`upstream`] runs the tree's own `scripts/generate_rust_analyzer.py`, for comparisons.
+//! - [`upstream`] runs the tree's own `scripts/generate_rust_analyzer.py`, for comparisons;
+//! - [`discover`] finds a file's kernel build, for rust-analyzer's `workspace.discoverConfig`.
 
+pub mod discover;
 pub mod generate;
 pub mod graph;
 pub mod guess;

@@ -8,8 +8,9 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
-use clap::Parser;
+use clap::{Parser, Subcommand};
 use report::{results, write_atomically};
+use rust_project_gen::discover::{self, DiscoverArgument, Hints, Message};
 use rust_project_gen::json::Flycheck;
 use rust_project_gen::rust_analyzer::{self, Features};
 use rust_project_gen::{Origin, Trees, cargo_home, generate};
@@ -22,8 +23,10 @@ use subprocess::Command;
 /// $KBUILD_OUTPUT or the nearest directory above this one with a .config, and the srctree its
 /// `source` link.
 #[derive(Parser, Debug, Clone)]
-#[command(version)]
+#[command(version, args_conflicts_with_subcommands = true)]
 struct Args {
+    #[command(subcommand)]
+    command: Option<Cmd>,
     /// SRCTREE OBJTREE SYSROOT SYSROOT_SRC [EXTTREE].
     #[arg(num_args = 0..=5, value_name = "TREES")]
     trees: Vec<PathBuf>,
@@ -59,9 +62,34 @@ struct Args {
     json: bool,
 }
 
+#[derive(Subcommand, Debug, Clone)]
+enum Cmd {
+    /// Answer rust-analyzer's project discovery for a file (the editor's
+    /// `rust-analyzer.workspace.discoverConfig`, see EDITORS.md): JSON lines on stdout, the last
+    /// one the `rust-project.json` of the kernel build, source tree or external module the file
+    /// belongs to. Nothing is written to stderr or to the trees.
+    Discover {
+        /// `{"path": FILE}` or `{"buildfile": FILE}` as rust-analyzer passes `{arg}`, or a path.
+        arg: String,
+        /// The rust-analyzer the editor runs, as for writing the file (default: the one that
+        /// runs this command, else as for writing the file).
+        #[arg(long, value_name = "PATH")]
+        rust_analyzer: Option<PathBuf>,
+        /// Check on save with clippy, as for writing the file.
+        #[arg(long)]
+        clippy: bool,
+        /// Check on save with `lint-rules flycheck`, as for writing the file.
+        #[arg(long)]
+        lint: bool,
+    },
+}
+
 fn main() -> ExitCode {
     let _stdout = progress::stdout::quiet_when_closed();
     let args = Args::parse();
+    if let Some(Cmd::Discover { arg, rust_analyzer, clippy, lint }) = &args.command {
+        return discover_command(arg, rust_analyzer.clone(), *clippy, *lint);
+    }
     match run(&args) {
         Ok(code) => code,
         Err(err) => {
@@ -88,12 +116,22 @@ fn run(args: &Args) -> anyhow::Result<ExitCode> {
         }
     };
     // The editor's rust-analyzer is asked for its version while the trees are scanned.
-    let (ra_args, ra_trees) = (args.clone(), trees.clone());
-    let features = std::thread::spawn(move || rust_analyzer_features(&ra_args, &ra_trees));
+    let (ra, no_flycheck, ra_trees) = (args.rust_analyzer.clone(), args.no_flycheck, trees.clone());
+    let features = std::thread::spawn(move || {
+        rust_analyzer_features(ra.as_deref(), no_flycheck, &ra_trees, &mut |w| {
+            eprintln!("rust-project-gen: {w}")
+        })
+    });
     let output = generate(&trees);
     let features = features.join().expect("the version thread does not panic")?;
     let output = output?;
-    let flycheck = if args.no_flycheck { None } else { flycheck(&trees, args.clippy, args.lint) };
+    let flycheck = if args.no_flycheck {
+        None
+    } else {
+        flycheck(&trees, args.clippy, args.lint, &mut |w| {
+            eprintln!("rust-project-gen: warning: {w}")
+        })
+    };
     let text = output.text(features, flycheck.as_ref());
     if !output.guessed.is_empty() {
         eprintln!(
@@ -169,28 +207,31 @@ fn project_result(
 
 /// What the editor's rust-analyzer reads (by default the toolchain's, which rustup starts),
 /// from its `--version`; everything, with a warning, when there is none to ask.
-fn rust_analyzer_features(args: &Args, trees: &Trees) -> anyhow::Result<Features> {
-    let ra = args.rust_analyzer.clone().unwrap_or_else(|| {
+fn rust_analyzer_features(
+    rust_analyzer: Option<&Path>,
+    no_flycheck: bool,
+    trees: &Trees,
+    warn: &mut dyn FnMut(String),
+) -> anyhow::Result<Features> {
+    let ra = rust_analyzer.map(Path::to_owned).unwrap_or_else(|| {
         let toolchain_ra = trees.sysroot.join("bin/rust-analyzer");
         if toolchain_ra.is_file() { toolchain_ra } else { PathBuf::from("rust-analyzer") }
     });
     match run_tool(&ra, &["--version"], &trees.objtree) {
         Ok(version) => {
             let features = rust_analyzer::features(&version);
-            let missing = missing_features(features, args.no_flycheck);
+            let missing = missing_features(features, no_flycheck);
             if !missing.is_empty() {
-                eprintln!("rust-project-gen: for {}: {missing}", version.trim());
+                warn(format!("for {}: {missing}", version.trim()));
             }
             Ok(features)
         }
-        Err(err) if args.rust_analyzer.is_some() => {
+        Err(err) if rust_analyzer.is_some() => {
             Err(err
                 .context(format!("cannot ask {} for its version (--rust-analyzer)", ra.display())))
         }
         Err(_) => {
-            eprintln!(
-                "rust-project-gen: warning: rust-analyzer not found; writing for a current one (give --rust-analyzer PATH for your editor's)"
-            );
+            warn("warning: rust-analyzer not found; writing for a current one (give --rust-analyzer PATH for your editor's)".to_owned());
             Ok(Features::ALL)
         }
     }
@@ -220,14 +261,16 @@ fn missing_features(features: Features, no_flycheck: bool) -> String {
 
 /// The check-on-save command: `kbuild-flycheck` (or `lint-rules flycheck`), installed beside
 /// this binary.
-fn flycheck(trees: &Trees, clippy: bool, lint: bool) -> Option<Flycheck> {
+fn flycheck(
+    trees: &Trees,
+    clippy: bool,
+    lint: bool,
+    warn: &mut dyn FnMut(String),
+) -> Option<Flycheck> {
     let name = if lint { "lint-rules" } else { "kbuild-flycheck" };
     let program = std::env::current_exe().ok()?.with_file_name(name);
     if !program.is_file() {
-        eprintln!(
-            "rust-project-gen: warning: {} not found: no check on save in the file",
-            program.display()
-        );
+        warn(format!("{} not found: no check on save in the file", program.display()));
         return None;
     }
     let mut args = if lint { vec!["flycheck".to_owned()] } else { Vec::new() };
@@ -271,4 +314,126 @@ fn run_tool(program: &Path, args: &[&str], cwd: &Path) -> anyhow::Result<String>
     let out =
         Command::new(program, cwd).args(args).timeout(Duration::from_secs(30)).run_checked()?;
     Ok(out.stdout)
+}
+
+/// `rust-project-gen discover`: one JSON line a step on stdout, ending with `finished` or
+/// `error` (exit 2), as rust-analyzer reads them. Nothing goes to stderr, which rust-analyzer
+/// releases before 2026-08 read as JSON too.
+fn discover_command(
+    arg: &str,
+    rust_analyzer: Option<PathBuf>,
+    clippy: bool,
+    lint: bool,
+) -> ExitCode {
+    let say = |message: Message| {
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{}", message.to_line());
+        let _ = out.flush();
+    };
+    let source = match discover::parse_argument(arg) {
+        Ok(argument) => Some(argument.path().display().to_string()),
+        Err(_) => None,
+    };
+    match discover_project(arg, rust_analyzer, clippy, lint, &mut |m| {
+        say(Message::Progress { message: m })
+    }) {
+        Ok(finished) => {
+            say(finished);
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            say(Message::Error { error: format!("{err:#}"), source });
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The `finished` message for `arg`, reporting each step to `progress`.
+fn discover_project(
+    arg: &str,
+    rust_analyzer: Option<PathBuf>,
+    clippy: bool,
+    lint: bool,
+    progress: &mut dyn FnMut(String),
+) -> anyhow::Result<Message> {
+    let argument = discover::parse_argument(arg)?;
+    let file = match &argument {
+        DiscoverArgument::Path(path) | DiscoverArgument::Buildfile(path) => {
+            std::path::absolute(path)
+                .with_context(|| format!("cannot resolve {}", path.display()))?
+        }
+    };
+    let located = discover::locate(&file, &discover_hints())?;
+    progress(format!(
+        "{}: kernel build {} ({})",
+        file.display(),
+        located.objtree.display(),
+        located.how
+    ));
+    let sysroot = PathBuf::from(
+        run_tool(Path::new("rustc"), &["--print", "sysroot"], &located.objtree)?.trim(),
+    );
+    let trees = Trees {
+        srctree: located.srctree.clone(),
+        objtree: located.objtree.clone(),
+        sysroot_src: sysroot.join("lib/rustlib/src/rust/library"),
+        sysroot,
+        exttree: located.exttree.clone(),
+        cargo_home: cargo_home(),
+    };
+    let mut notes = Vec::new();
+    // The rust-analyzer that runs this command is the editor's: the file is for what it reads.
+    let rust_analyzer = rust_analyzer.or_else(parent_rust_analyzer);
+    let features =
+        rust_analyzer_features(rust_analyzer.as_deref(), false, &trees, &mut |w| notes.push(w))?;
+    let output = generate(&trees)?;
+    if !output.guessed.is_empty() {
+        notes.push(format!(
+            "{} is configured but not built: crates guessed from Makefiles ({})",
+            trees.objtree.display(),
+            output.guessed.join(", ")
+        ));
+    }
+    notes.extend(output.warnings(features).cloned());
+    let flycheck = flycheck(&trees, clippy, lint, &mut |w| notes.push(w));
+    for note in notes {
+        progress(note);
+    }
+    progress(format!(
+        "{} crates from {} .cmd files",
+        output.project.crates.len(),
+        output.cmd_files
+    ));
+    let project = output.discover_json(features, flycheck.as_ref(), &located);
+    Ok(Message::Finished { buildfile: located.buildfile, project })
+}
+
+/// The rust-analyzer that started this command, when one did: the parent process's program.
+fn parent_rust_analyzer() -> Option<PathBuf> {
+    let parent = std::os::unix::process::parent_id();
+    let exe = std::fs::read_link(format!("/proc/{parent}/exe")).ok()?;
+    exe.file_name()?.to_str()?.contains("rust-analyzer").then_some(exe)
+}
+
+/// Where to look for a source tree's build tree: `$KBUILD_OUTPUT`, and the user's list,
+/// `$XDG_CONFIG_HOME/rust-project-gen/objtrees` (`~/.config/...`).
+fn discover_hints() -> Hints {
+    let config = std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::home_dir().map(|h| h.join(".config")));
+    let list_file = config.map(|c| c.join("rust-project-gen/objtrees"));
+    let known_objtrees = list_file
+        .as_ref()
+        .and_then(|f| std::fs::read_to_string(f).ok())
+        .map(|text| discover::parse_objtree_list(&text))
+        .unwrap_or_default();
+    Hints {
+        kbuild_output: std::env::var_os("KBUILD_OUTPUT")
+            .filter(|d| !d.is_empty())
+            .map(|d| std::fs::canonicalize(&d).unwrap_or_else(|_| PathBuf::from(d))),
+        known_objtrees,
+        list_file,
+    }
 }

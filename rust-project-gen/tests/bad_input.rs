@@ -227,3 +227,57 @@ fn std_dependency_not_fetched() {
     let (_, stderr) = sysroot_crates_for(&f, "rust-analyzer 1.95.0 (5980761 2026-04-14)");
     assert!(!stderr.contains("hashbrown"), "{stderr}");
 }
+
+/// `discover` answers a file of no kernel, and an argument it cannot read, with one JSON error
+/// line that rust-analyzer shows: exit 2, nothing on stderr (which rust-analyzer reads too).
+#[test]
+fn discover_answers_what_it_cannot_use_with_one_error_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().canonicalize().unwrap().join("notes.rs");
+    write(&file, "");
+    let arg = format!("{{\"path\":\"{}\"}}", file.display());
+    let run = common::run(&[OsStr::new("discover"), OsStr::new(&arg)]);
+    assert_eq!((run.code, run.stderr.as_str()), (2, ""));
+    let line: serde_json::Value = serde_json::from_str(run.stdout.trim_end()).unwrap();
+    assert_eq!(run.stdout.lines().count(), 1, "{}", run.stdout);
+    assert_eq!(line["kind"], "error");
+    assert_eq!(line["source"], file.display().to_string());
+    assert!(line["error"].as_str().unwrap().contains("is in no kernel source tree"), "{line}");
+
+    let run = common::run(&[OsStr::new("discover"), OsStr::new("{\"file\": 1}")]);
+    assert_eq!((run.code, run.stderr.as_str()), (2, ""));
+    let line: serde_json::Value = serde_json::from_str(run.stdout.trim_end()).unwrap();
+    assert_eq!(line["kind"], "error");
+    assert!(line["error"].as_str().unwrap().starts_with("cannot read the argument"), "{line}");
+}
+
+/// `discover` on a fixture tree's build tree: progress lines, then the project, its kernel
+/// crates' build file the stamp kbuild rewrites at each link.
+#[test]
+fn discover_answers_a_file_of_a_build_tree_with_its_project() {
+    let f = Fixture::new("demo");
+    std::fs::create_dir_all(f.objtree.join("include/generated")).unwrap();
+    std::os::unix::fs::symlink(&f.srctree, f.objtree.join("source")).unwrap();
+    let file = f.objtree.join("rust/kernel/lib.rs");
+    write(&file, "");
+    let arg = format!("{{\"path\":\"{}\"}}", file.display());
+    let run = f.run(&[
+        OsStr::new("discover"),
+        OsStr::new(&arg),
+        OsStr::new("--rust-analyzer"),
+        OsStr::new("/bin/true"),
+    ]);
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{}", run.stdout);
+    let lines: Vec<serde_json::Value> =
+        run.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let (last, progress) = lines.split_last().unwrap();
+    assert!(progress.iter().all(|l| l["kind"] == "progress"), "{}", run.stdout);
+    assert_eq!(last["kind"], "finished");
+    assert_eq!(last["buildfile"], f.objtree.join(".config").display().to_string());
+    let crates = last["project"]["crates"].as_array().unwrap();
+    let kernel = crates.iter().find(|c| c["display_name"] == "kernel").unwrap();
+    assert_eq!(
+        kernel["build"]["build_file"],
+        f.objtree.join("include/generated/utsversion.h").display().to_string()
+    );
+}

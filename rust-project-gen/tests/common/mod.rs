@@ -138,6 +138,11 @@ fn run_env(args: &[&std::ffi::OsStr], cargo_home: Option<&Path>) -> Run {
     Run { code: out.status.code().unwrap_or(-1), stdout: out.stdout, stderr: out.stderr }
 }
 
+/// The real binary.
+pub fn binary() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_rust-project-gen"))
+}
+
 pub fn manifest_dir() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
