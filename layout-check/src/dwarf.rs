@@ -241,6 +241,75 @@ impl Collector {
     }
 }
 
+/// Where C declares every top-level name of the C compile units: functions (where they are
+/// defined, else declared), enums and their enumerators, typedefs and variables; the first one
+/// read wins. For documentation that links a binding to its C declaration, beside the struct and
+/// union definitions of [`Collector`].
+#[derive(Default)]
+pub struct CDecls {
+    /// `file:line` by name; an enumerator has its enum's.
+    pub decls: BTreeMap<String, String>,
+    /// Functions seen only declared so far, which a definition replaces.
+    declared_only: HashSet<String>,
+}
+
+impl CDecls {
+    /// Adds the declarations of `dwarf`'s C compile units.
+    pub fn add(&mut self, dwarf: &gimli::Dwarf<Slice<'_>>) -> Result<(), ReadError> {
+        let mut units = dwarf.units();
+        while let Some(header) = units.next()? {
+            let unit = dwarf.unit(header)?;
+            match language(&unit) {
+                Some(constants::DW_LANG_Rust | constants::DW_LANG_Mips_Assembler) | None => {
+                    continue;
+                }
+                Some(_) => {}
+            }
+            let reader = UnitReader::new(dwarf, &unit, false);
+            let mut tree = unit.entries_tree(None)?;
+            let root = tree.root()?;
+            let mut children = root.children();
+            while let Some(child) = children.next()? {
+                let entry = child.entry().clone();
+                let tag = entry.tag();
+                if !matches!(
+                    tag,
+                    constants::DW_TAG_subprogram
+                        | constants::DW_TAG_enumeration_type
+                        | constants::DW_TAG_typedef
+                        | constants::DW_TAG_variable
+                ) {
+                    continue;
+                }
+                let Some(decl) = reader.decl(&entry) else { continue };
+                let declaration = entry.attr(constants::DW_AT_declaration).is_some();
+                let name = reader.string(&entry, constants::DW_AT_name);
+                if tag == constants::DW_TAG_enumeration_type {
+                    let mut enumerators = child.children();
+                    while let Some(e) = enumerators.next()? {
+                        if let Some(name) = reader.string(e.entry(), constants::DW_AT_name) {
+                            self.decls.entry(name).or_insert_with(|| decl.clone());
+                        }
+                    }
+                }
+                let Some(name) = name else { continue };
+                let definition_of_declared = !declaration
+                    && tag == constants::DW_TAG_subprogram
+                    && self.declared_only.remove(&name);
+                if definition_of_declared {
+                    self.decls.insert(name, decl);
+                } else if !self.decls.contains_key(&name) {
+                    if declaration && tag == constants::DW_TAG_subprogram {
+                        self.declared_only.insert(name.clone());
+                    }
+                    self.decls.insert(name, decl);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Whether two C definitions have the same layout (where they are declared aside).
 fn same_layout(a: &Type, b: &Type) -> bool {
     a.kind == b.kind && a.size == b.size && a.align == b.align && a.members == b.members

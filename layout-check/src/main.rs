@@ -11,7 +11,6 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use layout_check::dwarf::{Collector, Sections};
 use layout_check::html::render_html;
 use layout_check::{Definitions, bindgen, compare, model, text};
 use report::results;
@@ -88,53 +87,22 @@ fn image_files(images: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
 fn read(images: &[PathBuf]) -> anyhow::Result<Definitions> {
     let files = image_files(images)?;
     let step = progress::start(&format!("reading DWARF of {} files", files.len()));
-    let mut data = Vec::new();
-    for file in &files {
-        data.push(std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?);
-    }
-    let mut sections: Vec<(&PathBuf, Sections<'_>)> = Vec::new();
-    for (file, bytes) in files.iter().zip(&data) {
-        match Sections::parse(bytes) {
-            Ok(s) => sections.push((file, s)),
-            // A module built without debug information has nothing to say; vmlinux must.
-            Err(layout_check::dwarf::ReadError::NoDwarf) if !sections.is_empty() => {}
-            Err(e) => return Err(e).with_context(|| format!("cannot read {}", file.display())),
+    let read = match layout_check::read_images(&files, false) {
+        Ok(read) => read,
+        Err(e) => {
+            step.failed();
+            return Err(e.into());
         }
-    }
-    let mut collector = Collector::default();
-    for (file, s) in &sections {
-        collector
-            .add_rust(&s.dwarf())
-            .with_context(|| format!("cannot read {}", file.display()))?;
-    }
-    for (file, s) in &sections {
-        collector.add_c(&s.dwarf()).with_context(|| format!("cannot read {}", file.display()))?;
-    }
-    if collector.defs.rust.is_empty() {
-        step.failed();
-        anyhow::bail!(
-            "no type of Rust's bindings or uapi crates in the DWARF of {}: build the kernel with CONFIG_RUST=y and CONFIG_DEBUG_INFO",
-            images[0].display()
-        );
-    }
-    step.done(&format!(
-        "{} Rust types, {} C names",
-        collector.defs.rust.len(),
-        collector.defs.c.len()
-    ));
-    Ok(collector.defs)
+    };
+    step.done(&format!("{} Rust types, {} C names", read.defs.rust.len(), read.defs.c.len()));
+    Ok(read.defs)
 }
 
 /// Makes declarations relative to the source tree.
 fn shorten(defs: &mut Definitions, srctree: &Path) {
-    let prefix = format!("{}/", srctree.display());
-    for t in defs.c.values_mut().flatten() {
-        if let Some(decl) = &mut t.decl
-            && let Some(rest) = decl.strip_prefix(&prefix)
-        {
-            *decl = rest.to_owned();
-        }
-    }
+    let mut read = layout_check::Read { defs: std::mem::take(defs), ..Default::default() };
+    layout_check::shorten_decls(&mut read, srctree);
+    *defs = read.defs;
 }
 
 fn run(cli: &Cli) -> anyhow::Result<bool> {
