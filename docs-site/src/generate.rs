@@ -9,6 +9,7 @@ use freshness::Fingerprint;
 use kbuild::{Objtree, RustBuild, Srctree};
 
 use crate::build::{self, BuildConfig, CrateResult, Status};
+use crate::cdefs;
 use crate::doctests::{self, Results};
 use crate::html::{self, SrctreeLinks};
 use crate::linkcheck;
@@ -363,7 +364,8 @@ fn assemble(
 ) -> Result<Assembled, GenerateError> {
     let ok: Vec<&CrateResult> =
         results.iter().filter(|r| !matches!(r.status, Status::Failed(_))).collect();
-    let targets = link_crates(tmp, &ok)?;
+    let mut targets = link_crates(tmp, &ok)?;
+    let c_side = c_side(tmp, options, srctree, plan, &ok, &mut targets)?;
     merge_crates(tmp, &options.rustdoc, &ok)?;
     copy_logo(tmp, &srctree.path)?;
     site::write_source_view(tmp, &srctree.path, &targets)?;
@@ -394,12 +396,53 @@ fn assemble(
         unlinked: Vec::new(),
         fingerprint,
         links: None,
+        c_side,
     };
     let links = write_landing_page_and_check_links(tmp, &mut manifest, options.jobs, &ok)?;
     manifest.links = Some(links.clone());
     let marker = serde_json::to_string_pretty(&manifest).expect("the manifest serializes");
     write_page(tmp, site::MARKER, marker.as_bytes())?;
     Ok(Assembled { unlinked: manifest.unlinked, links })
+}
+
+/// The C side of the pages of `bindings` and `uapi` ([`cdefs`]), when `bindings` was
+/// documented: read from the objtree's `vmlinux` and bindgen's headers, the reverse index from
+/// the sources of the other documented kernel crates. A `vmlinux` that cannot be read leaves it
+/// out, said on stderr.
+fn c_side(
+    tmp: &Path,
+    options: &Options,
+    srctree: &Srctree,
+    plan: &plan::Plan,
+    ok: &[&CrateResult],
+    targets: &mut BTreeSet<String>,
+) -> Result<Option<cdefs::Applied>, SiteError> {
+    if !ok.iter().any(|r| r.name == "bindings") {
+        return Ok(None);
+    }
+    let step = progress::start("linking the bindings to their C declarations");
+    let c = match cdefs::read(&srctree.path, &options.objtree) {
+        Ok(c) => c,
+        Err(e) => {
+            step.failed();
+            eprintln!("  the bindings' pages do not link to C: {e}");
+            return Ok(None);
+        }
+    };
+    let documented: BTreeSet<&str> = ok.iter().map(|r| r.name.as_str()).collect();
+    let sources: Vec<(String, PathBuf)> = plan
+        .jobs
+        .iter()
+        .filter(|j| documented.contains(j.name.as_str()))
+        .filter(|j| !matches!(j.name.as_str(), "bindings" | "uapi" | "core" | "compiler_builtins"))
+        .map(|j| (j.name.clone(), j.cwd.join(&j.root)))
+        .collect();
+    let applied = cdefs::apply(tmp, &srctree.path, &c, &sources, targets)?;
+    step.done(&format!(
+        "{} of {} pages located in C, {} with kernel-doc, {} with a layout verdict; {} header pages",
+        applied.located, applied.pages, applied.with_kernel_doc, applied.with_layout, applied.headers
+    ));
+    Ok(Some(applied))
 }
 
 /// Links the documentation of the crates `ok` into `tmp`; returns the `srctree/` files their
@@ -607,6 +650,10 @@ fn site_fingerprint(
     let mut hash = Fingerprint::new();
     hash.add(env!("CARGO_PKG_VERSION"));
     hash.add(html::REWRITE_VERSION);
+    // The bindings' C side, read from vmlinux (its DWARF says where C declares each item).
+    hash.add(cdefs::VERSION);
+    let vmlinux = std::fs::metadata(options.objtree.join("vmlinux")).ok();
+    hash.add(&format!("{:?}", vmlinux.map(|m| (m.len(), m.modified().ok()))));
     hash.add(rustc_version);
     hash.add(arch);
     hash.add(&options.config_name);

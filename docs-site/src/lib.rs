@@ -6,6 +6,7 @@
 //! nowhere ([`linkcheck`]). [`result`]: a build as the suite's typed result.
 
 pub mod build;
+pub mod cdefs;
 pub mod doctests;
 pub mod generate;
 pub mod html;

@@ -68,6 +68,10 @@ pub struct Manifest {
     /// is up to date is not read again to check it.
     #[serde(default)]
     pub links: Option<crate::linkcheck::Report>,
+    /// The C side of the bindings ([`crate::cdefs`]): how many of their pages link to C, and
+    /// how many header pages list the Rust that uses them.
+    #[serde(default)]
+    pub c_side: Option<crate::cdefs::Applied>,
 }
 
 /// Why the site could not be assembled.
@@ -215,6 +219,20 @@ pub fn landing_page(manifest: &Manifest, search_crate: Option<&str>, size: Optio
         String::new()
     };
     let size = size.map(|s| format!("<dt>Size</dt><dd>{}</dd>", escape(s))).unwrap_or_default();
+    let c_side = match &manifest.c_side {
+        Some(c) => format!(
+            "<p>{} of the {} pages of <code>bindings</code> and <code>uapi</code> link to where C \
+             declares their item ({} with its kernel-doc comment, {} with layout-check's verdict); \
+             <a href=\"{}/index.html\">{} C headers</a> list the Rust code that uses them.</p>",
+            c.located,
+            c.pages,
+            c.with_kernel_doc,
+            c.with_layout,
+            crate::cdefs::FOLDER,
+            c.headers
+        ),
+        None => String::new(),
+    };
     let unlinked = match manifest.unlinked.len() {
         0 => String::new(),
         n => format!(
@@ -242,7 +260,7 @@ pub fn landing_page(manifest: &Manifest, search_crate: Option<&str>, size: Optio
 <tbody>
 {rows}</tbody></table>
 {doctests}
-{unlinked}
+{c_side}{unlinked}
 <h2>Not documented</h2><ul>
 {skipped}</ul>
 </body></html>
@@ -284,6 +302,12 @@ pub use crate::html::CSS;
 /// Renders one source file of the view: `path` relative to the srctree, `depth` folders below
 /// the site's root.
 pub fn source_page(path: &str, text: &str, depth: usize) -> String {
+    source_page_with(path, text, depth, false)
+}
+
+/// [`source_page`], with a link to the page of the Rust code that uses the header when
+/// `rust_users` (see [`crate::cdefs`]).
+pub fn source_page_with(path: &str, text: &str, depth: usize, rust_users: bool) -> String {
     let root = "../".repeat(depth);
     let mut body = String::with_capacity(text.len() * 2);
     for (i, line) in text.lines().enumerate() {
@@ -297,10 +321,19 @@ pub fn source_page(path: &str, text: &str, depth: usize) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{p} - srctree</title>\
          <link rel=\"icon\" href=\"{root}static.files/logo.svg\"><style>{CSS}</style>{v}</head>\
-         <body><p><a href=\"{root}index.html\">Rust in Linux</a> / srctree / <code>{p}</code></p>\
+         <body><p><a href=\"{root}index.html\">Rust in Linux</a> / srctree / <code>{p}</code>{users}</p>\
          <pre class=\"source\">{body}</pre></body></html>\n",
         p = escape(path),
         v = html::versions_tag(depth),
+        users = if rust_users {
+            format!(
+                " · <a class=\"rust-users\" href=\"{root}{}/{}.html\">the Rust code that uses it</a>",
+                crate::cdefs::FOLDER,
+                escape(path)
+            )
+        } else {
+            String::new()
+        },
     )
 }
 
@@ -360,7 +393,9 @@ pub fn write_source_view(
             let Ok(bytes) = std::fs::read(&src) else { continue };
             let page = site.join(html::source_view_page(target, false));
             let depth = page.strip_prefix(site).map_or(0, |p| p.components().count() - 1);
-            write_page(&page, &source_page(target, &String::from_utf8_lossy(&bytes), depth))?;
+            let users = site.join(crate::cdefs::FOLDER).join(format!("{target}.html")).is_file();
+            let text = String::from_utf8_lossy(&bytes);
+            write_page(&page, &source_page_with(target, &text, depth, users))?;
         }
         written += 1;
     }

@@ -74,3 +74,53 @@ fn search_kvec_follow_the_result_and_its_source_links() {
 
     assert!(page.errors.is_empty(), "console errors: {:#?}", page.errors);
 }
+
+/// The C side of the bindings in a real browser: `bindings::task_struct`'s page links to
+/// `include/linux/sched.h` in the source view, at the line where C defines the struct, and
+/// shows layout-check's verdict; the source view links the header's page of Rust users, which
+/// lists `kernel::task::Task`; and `Task`'s documentation links its mention of `struct
+/// task_struct` back to the binding.
+#[test]
+fn bindings_link_to_their_c_definitions_and_back() {
+    let site = common::demo_site();
+    assert!(site.build.status.success(), "the site build failed (see its output above)");
+    let (_server, index) = serve(&site.dir);
+    let profile = tempfile::tempdir().unwrap();
+    let (_browser, port) = chromium(profile.path());
+    let mut page = open_page(port);
+    let shots = artefacts();
+
+    page.goto(&index.replace("index.html", "bindings/struct.task_struct.html"));
+    let verdict = page.eval("document.querySelector('.c-definition').textContent");
+    let verdict = verdict.as_str().expect("task_struct's page has its C side").to_owned();
+    assert!(verdict.contains("include/linux/sched.h:"), "{verdict}");
+    assert!(verdict.contains("layout: "), "{verdict}");
+    page.screenshot(&shots.join("6-task_struct-c-side.png"));
+    let decl = page.eval("document.querySelector('a.c-decl').href");
+    page.goto(decl.as_str().unwrap());
+    page.wait_for("location.pathname.endsWith('/srctree/include/linux/sched.h.html')", "sched.h");
+    let line = page.eval("document.getElementById(location.hash.slice(1)).textContent");
+    assert!(
+        line.as_str().unwrap().contains("struct task_struct {"),
+        "the linked line is the definition: {line}"
+    );
+    page.screenshot(&shots.join("7-sched-h.png"));
+
+    let users = page.eval("document.querySelector('a.rust-users').href");
+    page.goto(users.as_str().expect("sched.h's view links the Rust code that uses it"));
+    let listed = page.eval(
+        "[...document.querySelectorAll('ul.rust-users a')].map(a => a.textContent).join(' ')",
+    );
+    assert!(listed.as_str().unwrap().split(' ').any(|i| i == "kernel::task::Task"), "{listed}");
+    page.screenshot(&shots.join("8-sched-h-rust-users.png"));
+    let task = page.eval(
+        "[...document.querySelectorAll('ul.rust-users a')].find(a => a.textContent == 'kernel::task::Task').href",
+    );
+    page.goto(task.as_str().unwrap());
+    let back = page.eval(
+        "(() => { const a = document.querySelector('a.c-mention'); return a && a.getAttribute('href'); })()",
+    );
+    assert_eq!(back, json!("../../bindings/struct.task_struct.html"));
+
+    assert!(page.errors.is_empty(), "console errors: {:#?}", page.errors);
+}
