@@ -14,7 +14,12 @@ use crate::html::{self, CSS, source_view_page};
 use crate::site::SiteError;
 
 /// The version of what [`apply`] writes: a site made by another is made again.
-pub const VERSION: &str = "cdefs 3";
+pub const VERSION: &str = "cdefs 4";
+
+/// The verdict of a struct no Rust code of the build uses: rustc laid it out nowhere, so
+/// layout-check has nothing to compare.
+pub const NOT_CHECKED: &str =
+    "not checked: no Rust code of this build uses it, so no DWARF holds its Rust layout";
 
 /// The folder of the per-header pages, under the site's root.
 pub const FOLDER: &str = "c";
@@ -579,7 +584,11 @@ impl CSide {
                 .records
                 .get(name)
                 .map(|(decl, verdict)| (decl.clone(), Some(verdict.clone())))
-                .or_else(|| self.defines.get(&format!("{kind} {name}")).map(|d| (d.clone(), None))),
+                .or_else(|| {
+                    self.defines
+                        .get(&format!("{kind} {name}"))
+                        .map(|d| (d.clone(), Some(NOT_CHECKED.to_owned())))
+                }),
             "constant" => {
                 self.decls.get(name).or_else(|| self.defines.get(name)).map(|d| (d.clone(), None))
             }
@@ -630,7 +639,8 @@ pub fn apply(
             write_unlinked(&page_path, &new)?;
             applied.located += 1;
             applied.with_kernel_doc += usize::from(item.kernel_doc.is_some());
-            applied.with_layout += usize::from(item.layout.is_some());
+            applied.with_layout +=
+                usize::from(item.layout.as_deref().is_some_and(|l| l != NOT_CHECKED));
             targets.insert(item.file.clone());
             if krate == "bindings" {
                 header_of.insert(name.to_owned(), item.file);
