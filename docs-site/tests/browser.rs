@@ -9,16 +9,34 @@ mod common;
 use serde_json::json;
 
 use common::chromium::{artefacts, chromium, open_page, serve};
+use subprocess::testing::Interactive;
+
+/// The demo site served over HTTP and a headless Chromium, both stopped when this drops.
+struct Session {
+    _server: Interactive,
+    _browser: Interactive,
+    _profile: tempfile::TempDir,
+    /// The landing page's URL.
+    index: String,
+    /// Chromium's DevTools port.
+    port: u16,
+}
+
+impl Session {
+    fn start() -> Session {
+        let site = common::demo_site();
+        assert!(site.build.status.success(), "the site build failed (see its output above)");
+        let (server, index) = serve(&site.dir);
+        let profile = tempfile::tempdir().unwrap();
+        let (browser, port) = chromium(profile.path());
+        Session { _server: server, _browser: browser, _profile: profile, index, port }
+    }
+}
 
 #[test]
 fn search_kvec_follow_the_result_and_its_source_links() {
-    let site = common::demo_site();
-    assert!(site.build.status.success(), "the site build failed (see its output above)");
-    let (_server, index) = serve(&site.dir);
-    let profile = tempfile::tempdir().unwrap();
-    let (_browser, port) = chromium(profile.path());
-    let mut page = open_page(port);
-    let shots = artefacts();
+    let session = Session::start();
+    let (index, shots, mut page) = (session.index.clone(), artefacts(), open_page(session.port));
 
     page.goto(&index);
     let version = common::tree().version;
@@ -82,13 +100,8 @@ fn search_kvec_follow_the_result_and_its_source_links() {
 /// task_struct` back to the binding.
 #[test]
 fn bindings_link_to_their_c_definitions_and_back() {
-    let site = common::demo_site();
-    assert!(site.build.status.success(), "the site build failed (see its output above)");
-    let (_server, index) = serve(&site.dir);
-    let profile = tempfile::tempdir().unwrap();
-    let (_browser, port) = chromium(profile.path());
-    let mut page = open_page(port);
-    let shots = artefacts();
+    let session = Session::start();
+    let (index, shots, mut page) = (session.index.clone(), artefacts(), open_page(session.port));
 
     page.goto(&index.replace("index.html", "bindings/struct.task_struct.html"));
     let verdict = page.eval("document.querySelector('.c-definition').textContent");

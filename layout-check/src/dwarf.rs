@@ -167,11 +167,8 @@ impl Collector {
         let mut units = dwarf.units();
         while let Some(header) = units.next()? {
             let unit = dwarf.unit(header)?;
-            match language(&unit) {
-                Some(constants::DW_LANG_Rust | constants::DW_LANG_Mips_Assembler) | None => {
-                    continue;
-                }
-                Some(_) => {}
+            if !is_c(&unit) {
+                continue;
             }
             let mut reader = UnitReader::new(dwarf, &unit, false);
             let mut tree = unit.entries_tree(None)?;
@@ -259,11 +256,8 @@ impl CDecls {
         let mut units = dwarf.units();
         while let Some(header) = units.next()? {
             let unit = dwarf.unit(header)?;
-            match language(&unit) {
-                Some(constants::DW_LANG_Rust | constants::DW_LANG_Mips_Assembler) | None => {
-                    continue;
-                }
-                Some(_) => {}
+            if !is_c(&unit) {
+                continue;
             }
             let reader = UnitReader::new(dwarf, &unit, false);
             let mut tree = unit.entries_tree(None)?;
@@ -313,6 +307,14 @@ impl CDecls {
 /// Whether two C definitions have the same layout (where they are declared aside).
 fn same_layout(a: &Type, b: &Type) -> bool {
     a.kind == b.kind && a.size == b.size && a.align == b.align && a.members == b.members
+}
+
+/// A compile unit of C (not Rust, not assembly, not of an unknown language).
+fn is_c(unit: &Unit<Slice<'_>>) -> bool {
+    !matches!(
+        language(unit),
+        Some(constants::DW_LANG_Rust | constants::DW_LANG_Mips_Assembler) | None
+    )
 }
 
 fn language(unit: &Unit<Slice<'_>>) -> Option<gimli::DwLang> {

@@ -251,13 +251,7 @@ fn upstream_script_has_rust_analyzer_errors_on_the_same_tree() {
 /// proc-macro ABI) are in upstream's file too: it must find no more errors in ours.
 #[test]
 fn other_rust_analyzers_read_the_file_with_no_error_of_its_own() {
-    let others = std::env::var("OTHER_RUST_ANALYZERS").unwrap_or_default();
-    let others: Vec<&Path> = others.split_whitespace().map(Path::new).collect();
-    assert!(
-        others.len() >= 4,
-        "OTHER_RUST_ANALYZERS names {} rust-analyzers: run this with `make test`, whose `make other-rust-analyzers` installs them",
-        others.len()
-    );
+    let others = common::other_rust_analyzers();
     let toolchains = rust_analyzer::build_date(&run_version(&sysroot().join("bin/rust-analyzer")))
         .expect("the toolchain's rust-analyzer says its date");
     let (src, obj) = (var("KERNEL_SRC"), var("KERNEL_OBJ"));
@@ -265,7 +259,7 @@ fn other_rust_analyzers_read_the_file_with_no_error_of_its_own() {
     let (text, _) = rust_project_gen::upstream::generate(&src, &obj).unwrap();
     std::fs::write(upstream.path().join("rust-project.json"), text).unwrap();
     let mut held_to_no_errors = 0;
-    for ra in others {
+    for ra in &others {
         let version = run_version(ra);
         let dir = tempfile::tempdir().unwrap();
         let json = generate_for(None, dir.path(), Some(ra));

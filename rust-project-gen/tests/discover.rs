@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use kbuild::testing::env_path as var;
 use lsp::{Server, position, uri};
-use serde_json::{Value, json};
+use serde_json::json;
 
 const MODULE: &str = r#"// SPDX-License-Identifier: GPL-2.0
 
@@ -86,30 +86,6 @@ fn config_listing(root: &Path, objtree: &Path) -> std::path::PathBuf {
     config
 }
 
-/// The file a definition of what is at `at` in `path` lies in.
-fn definition(server: &mut Server, path: &Path, at: Value) -> String {
-    let result = server.request(
-        "textDocument/definition",
-        json!({ "textDocument": { "uri": uri(path) }, "position": at }),
-    );
-    let first = if result.is_array() { result[0].clone() } else { result };
-    let target = first.get("targetUri").or(first.get("uri")).cloned().unwrap_or(Value::Null);
-    target
-        .as_str()
-        .unwrap_or_else(|| panic!("no definition at {at} in {}: {first}", path.display()))
-        .trim_start_matches("file://")
-        .to_owned()
-}
-
-/// The text of a hover at `at`.
-fn hover(server: &mut Server, path: &Path, at: Value) -> String {
-    let hover = server.request(
-        "textDocument/hover",
-        json!({ "textDocument": { "uri": uri(path) }, "position": at }),
-    );
-    hover["contents"]["value"].as_str().unwrap_or_default().to_owned()
-}
-
 /// Waits for the discovery command to run (rust-analyzer shows its progress titled `LABEL`)
 /// and end, then for rust-analyzer to load what it answered.
 fn wait_for_discovery(server: &mut Server, why: &str) {
@@ -146,24 +122,23 @@ fn rust_analyzer_finds_the_kernel_project_of_each_file_it_opens() {
     let sample = src.join("samples/rust/rust_minimal.rs");
     let text = server.open(&sample);
     wait_for_discovery(&mut server, "discovery for a file of the source tree");
-    let kvec = definition(&mut server, &sample, position(&text, "KVec<i32>", 1));
+    let kvec = server.definition(&sample, position(&text, "KVec<i32>", 1));
     assert_eq!(kvec, src.join("rust/kernel/alloc/kvec.rs").display().to_string());
-    let on_kvec = hover(&mut server, &sample, position(&text, "KVec<i32>", 1));
+    let on_kvec = server.hover(&sample, position(&text, "KVec<i32>", 1));
     assert!(on_kvec.contains("Kmalloc"), "hover on KVec: {on_kvec}");
     // The kernel crate, loaded with the sample, reaches bindgen's output in the objtree.
     let error_rs = src.join("rust/kernel/error.rs");
     let error_text = server.open(&error_rs);
-    let max_errno =
-        definition(&mut server, &error_rs, position(&error_text, "bindings::MAX_ERRNO", 11));
+    let max_errno = server.definition(&error_rs, position(&error_text, "bindings::MAX_ERRNO", 11));
     assert_eq!(max_errno, obj.join("rust/bindings/bindings_generated.rs").display().to_string());
 
     // An out-of-tree module: not in the first project, so the command runs again for it.
     server.forget_notifications();
     let module_text = server.open(&module);
     wait_for_discovery(&mut server, "discovery for the out-of-tree module");
-    let kvec = definition(&mut server, &module, position(&module_text, "KVec<u32>", 1));
+    let kvec = server.definition(&module, position(&module_text, "KVec<u32>", 1));
     assert_eq!(kvec, src.join("rust/kernel/alloc/kvec.rs").display().to_string());
-    let max_errno = definition(&mut server, &module, position(&module_text, "MAX_ERRNO", 1));
+    let max_errno = server.definition(&module, position(&module_text, "MAX_ERRNO", 1));
     assert_eq!(max_errno, obj.join("rust/bindings/bindings_generated.rs").display().to_string());
 
     // rust-analyzer's own diagnostics in the module.
@@ -200,24 +175,18 @@ fn rust_analyzer_finds_the_kernel_project_of_each_file_it_opens() {
 /// what that rust-analyzer reads (its parent process), and goes from a sample into `kernel`.
 #[test]
 fn other_rust_analyzers_find_the_kernel_project_too() {
-    let others = std::env::var("OTHER_RUST_ANALYZERS").unwrap_or_default();
-    let others: Vec<&Path> = others.split_whitespace().map(Path::new).collect();
-    assert!(
-        others.len() >= 4,
-        "OTHER_RUST_ANALYZERS names {} rust-analyzers: run this with `make test`, whose `make other-rust-analyzers` installs them",
-        others.len()
-    );
+    let others = common::other_rust_analyzers();
     let (src, obj) = (var("KERNEL_SRC"), var("KERNEL_OBJ"));
     let (src, obj) = (src.canonicalize().unwrap(), obj.canonicalize().unwrap());
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().canonicalize().unwrap();
     let config = config_listing(&root, &obj);
     let sample = src.join("samples/rust/rust_minimal.rs");
-    for ra in others {
+    for ra in &others {
         let mut server = start(ra, &root, &config);
         let text = server.open(&sample);
         wait_for_discovery(&mut server, &format!("discovery by {}", ra.display()));
-        let kvec = definition(&mut server, &sample, position(&text, "KVec<i32>", 1));
+        let kvec = server.definition(&sample, position(&text, "KVec<i32>", 1));
         assert_eq!(
             kvec,
             src.join("rust/kernel/alloc/kvec.rs").display().to_string(),

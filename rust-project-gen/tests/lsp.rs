@@ -59,30 +59,6 @@ fn start(root: &Path) -> Server {
     )
 }
 
-/// The file that the definition of what is at `position` in `path` lies in.
-fn definition(server: &mut Server, path: &Path, position: Value) -> String {
-    let result = server.request(
-        "textDocument/definition",
-        json!({ "textDocument": { "uri": uri(path) }, "position": position }),
-    );
-    let first = if result.is_array() { result[0].clone() } else { result };
-    let target = first.get("targetUri").or(first.get("uri")).cloned().unwrap_or(Value::Null);
-    target
-        .as_str()
-        .unwrap_or_else(|| panic!("no definition: {first}"))
-        .trim_start_matches("file://")
-        .to_owned()
-}
-
-/// The text of a hover at `at`.
-fn hover(server: &mut Server, path: &Path, at: Value) -> String {
-    let hover = server.request(
-        "textDocument/hover",
-        json!({ "textDocument": { "uri": uri(path) }, "position": at }),
-    );
-    hover["contents"]["value"].as_str().unwrap_or_default().to_owned()
-}
-
 /// The labels of the completions offered at `at`.
 fn completions(server: &mut Server, path: &Path, at: Value) -> Vec<String> {
     let list = server.request(
@@ -119,10 +95,10 @@ fn editor_session_on_an_out_of_tree_module() {
     server.wait_until_quiescent();
 
     // From the module into the kernel crate.
-    let kvec = definition(&mut server, &file, position(&text, "KVec<u32>", 1));
+    let kvec = server.definition(&file, position(&text, "KVec<u32>", 1));
     assert_eq!(kvec, src.join("rust/kernel/alloc/kvec.rs").display().to_string());
     // From the module into core, which rust-analyzer loads from the sysroot.
-    let null_mut = definition(&mut server, &file, position(&text, "null_mut", 1));
+    let null_mut = server.definition(&file, position(&text, "null_mut", 1));
     assert!(
         null_mut.starts_with(&sysroot_src.join("core/src/ptr").display().to_string()),
         "{null_mut}"
@@ -130,20 +106,19 @@ fn editor_session_on_an_out_of_tree_module() {
     // From the kernel crate into bindgen's output in the objtree.
     let error_rs = src.join("rust/kernel/error.rs");
     let error_text = server.open(&error_rs);
-    let max_errno =
-        definition(&mut server, &error_rs, position(&error_text, "bindings::MAX_ERRNO", 11));
+    let max_errno = server.definition(&error_rs, position(&error_text, "bindings::MAX_ERRNO", 11));
     assert_eq!(max_errno, obj.join("rust/bindings/bindings_generated.rs").display().to_string());
     // An inherent method of a primitive type: found only with `core` as the sysroot's own
     // crate (rust-analyzer issue 21321), which the file's `sysroot_project` makes it.
-    let is_null = definition(&mut server, &file, position(&text, "is_null", 1));
+    let is_null = server.definition(&file, position(&text, "is_null", 1));
     assert!(
         is_null.starts_with(&sysroot_src.join("core/src/ptr").display().to_string()),
         "{is_null}"
     );
     // Hover shows the documentation of a kernel item and of a core one.
-    let on_kvec = hover(&mut server, &file, position(&text, "KVec<u32>", 1));
+    let on_kvec = server.hover(&file, position(&text, "KVec<u32>", 1));
     assert!(on_kvec.contains("Kmalloc"), "hover on KVec: {on_kvec}");
-    let on_null_mut = hover(&mut server, &file, position(&text, "null_mut", 1));
+    let on_null_mut = server.hover(&file, position(&text, "null_mut", 1));
     assert!(
         on_null_mut.contains("Creates a null mutable raw pointer"),
         "hover on null_mut: {on_null_mut}"

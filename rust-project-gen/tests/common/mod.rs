@@ -151,3 +151,19 @@ pub fn manifest_dir() -> &'static Path {
 pub fn sysroot() -> PathBuf {
     lsp::toolchain_sysroot()
 }
+
+/// The other rust-analyzers that `make other-rust-analyzers` installs (`OTHER_RUST_ANALYZERS`).
+///
+/// # Panics
+///
+/// When fewer than four are named: run the tests with `make test`.
+pub fn other_rust_analyzers() -> Vec<PathBuf> {
+    let others = std::env::var("OTHER_RUST_ANALYZERS").unwrap_or_default();
+    let others: Vec<PathBuf> = others.split_whitespace().map(PathBuf::from).collect();
+    assert!(
+        others.len() >= 4,
+        "OTHER_RUST_ANALYZERS names {} rust-analyzers: run this with `make test`, whose `make other-rust-analyzers` installs them",
+        others.len()
+    );
+    others
+}

@@ -252,6 +252,34 @@ impl Server {
         response["result"].clone()
     }
 
+    /// The file that the definition of what is at `at` in `path` lies in.
+    ///
+    /// # Panics
+    ///
+    /// When there is none.
+    pub fn definition(&mut self, path: &Path, at: Value) -> String {
+        let result = self.request(
+            "textDocument/definition",
+            json!({ "textDocument": { "uri": uri(path) }, "position": at }),
+        );
+        let first = if result.is_array() { result[0].clone() } else { result };
+        let target = first.get("targetUri").or(first.get("uri")).cloned().unwrap_or(Value::Null);
+        target
+            .as_str()
+            .unwrap_or_else(|| panic!("no definition at {at} in {}: {first}", path.display()))
+            .trim_start_matches("file://")
+            .to_owned()
+    }
+
+    /// The text of a hover at `at` in `path` (empty when there is none).
+    pub fn hover(&mut self, path: &Path, at: Value) -> String {
+        let hover = self.request(
+            "textDocument/hover",
+            json!({ "textDocument": { "uri": uri(path) }, "position": at }),
+        );
+        hover["contents"]["value"].as_str().unwrap_or_default().to_owned()
+    }
+
     /// Waits until rust-analyzer says it is quiescent (done loading and indexing).
     pub fn wait_until_quiescent(&mut self) {
         self.wait_for("a quiescent server", Duration::from_secs(300), &|m| {
