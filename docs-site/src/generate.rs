@@ -65,6 +65,8 @@ pub struct Summary {
     /// place was kept as it was, the one its manifest kept (`None` for a site made before the
     /// manifest kept one).
     pub links: Option<linkcheck::Report>,
+    /// The C side of the bindings' pages ([`cdefs`]), when `bindings` was documented.
+    pub c_side: Option<cdefs::Applied>,
     /// Time spent in rustdoc, and in all.
     pub rustdoc_time: Duration,
     /// Wall time of the whole build.
@@ -136,7 +138,7 @@ pub fn generate(options: &Options) -> Result<Summary, GenerateError> {
         None
     };
 
-    let (size, unlinked, links) = keep_or_assemble_site(
+    let (size, unlinked, links, c_side) = keep_or_assemble_site(
         options,
         &srctree,
         &plan,
@@ -154,6 +156,7 @@ pub fn generate(options: &Options) -> Result<Summary, GenerateError> {
         problems,
         unlinked,
         links,
+        c_side,
         rustdoc_time,
         total_time: start.elapsed(),
     })
@@ -289,7 +292,7 @@ fn keep_or_assemble_site(
     rustc_version: &str,
     arch: &str,
     doctest_results: Option<&Results>,
-) -> Result<(u64, Vec<Unlinked>, Option<linkcheck::Report>), GenerateError> {
+) -> Result<Kept, GenerateError> {
     // Nothing changed since the site in place was built: keep it as it is.
     let crates = crate_entries(&plan.jobs, results);
     let fingerprint =
@@ -298,7 +301,12 @@ fn keep_or_assemble_site(
         && results.iter().all(|r| r.status == Status::Fresh)
     {
         eprintln!("==> the site is up to date");
-        return Ok((site::tree_size(&options.out), manifest.unlinked, manifest.links));
+        return Ok((
+            site::tree_size(&options.out),
+            manifest.unlinked,
+            manifest.links,
+            manifest.c_side,
+        ));
     }
 
     let step = progress::start("assembling the site");
@@ -326,7 +334,7 @@ fn keep_or_assemble_site(
     site::swap_into_place(&tmp, &options.out)?;
     let size = site::tree_size(&options.out);
     step.done(&site::format_size(size));
-    Ok((size, assembled.unlinked, Some(assembled.links)))
+    Ok((size, assembled.unlinked, Some(assembled.links), assembled.c_side))
 }
 
 /// The manifest of the site in `out` when that site was made of what `fingerprint` says and
@@ -343,7 +351,11 @@ fn manifest_in_place(out: &Path, fingerprint: &str) -> Option<Manifest> {
 struct Assembled {
     unlinked: Vec<Unlinked>,
     links: linkcheck::Report,
+    c_side: Option<cdefs::Applied>,
 }
+
+/// The site kept or assembled: its size, the links made text, its link check and its C side.
+type Kept = (u64, Vec<Unlinked>, Option<linkcheck::Report>, Option<cdefs::Applied>);
 
 /// Assembles the site in `tmp`: the documented crates linked in and merged, the kernel's logo,
 /// the source view, the doctest results, a page for each missing crate, the landing page and
@@ -402,7 +414,7 @@ fn assemble(
     manifest.links = Some(links.clone());
     let marker = serde_json::to_string_pretty(&manifest).expect("the manifest serializes");
     write_page(tmp, site::MARKER, marker.as_bytes())?;
-    Ok(Assembled { unlinked: manifest.unlinked, links })
+    Ok(Assembled { unlinked: manifest.unlinked, links, c_side: manifest.c_side })
 }
 
 /// The C side of the pages of `bindings` and `uapi` ([`cdefs`]), when `bindings` was

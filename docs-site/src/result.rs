@@ -38,6 +38,13 @@ pub fn to_result(summary: &Summary, links: Option<&linkcheck::Report>) -> result
             known_upstream: report.known.len(),
         }),
         unlinked: summary.unlinked.len(),
+        c_side: summary.c_side.as_ref().map(|c| results::DocsCSide {
+            pages: c.pages,
+            located: c.located,
+            with_kernel_doc: c.with_kernel_doc,
+            with_layout: c.with_layout,
+            headers: c.headers,
+        }),
         problems: summary.problems.clone(),
         rustdoc_millis: millis(summary.rustdoc_time),
         millis: millis(summary.total_time),

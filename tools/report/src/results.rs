@@ -277,12 +277,30 @@ pub struct Docs {
     pub links: Option<Links>,
     /// Links rustdoc wrote to items no crate documents, made text.
     pub unlinked: usize,
+    /// The C side of the `bindings` and `uapi` pages, when they were documented.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub c_side: Option<DocsCSide>,
     /// Problems that did not stop the build.
     pub problems: Vec<String>,
     /// Time in rustdoc, and in all, in milliseconds.
     pub rustdoc_millis: u64,
     /// The whole build, in milliseconds.
     pub millis: u64,
+}
+
+/// How much of `bindings` and `uapi` the site joined to C.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DocsCSide {
+    /// Their pages.
+    pub pages: usize,
+    /// Of them, linked to where C declares their item.
+    pub located: usize,
+    /// Of those, with the kernel-doc comment.
+    pub with_kernel_doc: usize,
+    /// Of those, with layout-check's verdict.
+    pub with_layout: usize,
+    /// C headers with a page of the Rust code that uses them.
+    pub headers: usize,
 }
 
 /// One crate of the site.
@@ -398,6 +416,12 @@ impl Docs {
                 }
             }
             None => line += "; links: not checked",
+        }
+        if let Some(c) = &self.c_side {
+            line += &format!(
+                "; C side: {} of {} binding pages located ({} with kernel-doc, {} layout verdicts), {} header pages",
+                c.located, c.pages, c.with_kernel_doc, c.with_layout, c.headers
+            );
         }
         line
     }
