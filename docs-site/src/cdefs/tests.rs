@@ -1,3 +1,5 @@
+//! Tests of the C side: the pure parts, on texts written here.
+
 use expect_test::{Expect, expect};
 
 use super::*;

@@ -1,3 +1,5 @@
+//! Tests of finding a file's kernel build, on directories laid out here.
+
 use std::path::{Path, PathBuf};
 
 use expect_test::{Expect, expect};
