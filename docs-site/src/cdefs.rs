@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::html::{self, CSS, source_view_page};
-use crate::site::SiteError;
+use crate::site::{SiteError, write_page};
 
 /// The version of what [`apply`] writes: a site made by another is made again.
 pub const VERSION: &str = "cdefs 4";
@@ -518,7 +518,7 @@ pub enum CSideError {
 /// `rust/bindings/bindings_generated.rs` and `rust/uapi/uapi_generated.rs`).
 pub fn read(srctree: &Path, objtree: &Path) -> Result<CSide, CSideError> {
     let mut read = layout_check::read_images(&[objtree.join("vmlinux")], true)?;
-    layout_check::shorten_decls(&mut read, srctree);
+    layout_check::shorten_decls(&mut read.defs, &mut read.decls, srctree);
     let report = layout_check::compare(&read.defs);
     let mut records = BTreeMap::new();
     for ((krate, name), rust) in &read.defs.rust {
@@ -665,6 +665,8 @@ pub fn apply(
     }
     // The reverse index: which Rust items name the bindings of each header.
     let mut by_header: BTreeMap<String, BTreeMap<String, RustUse>> = BTreeMap::new();
+    // The pages of the items' owners, read once each for their anchors.
+    let mut owner_pages: BTreeMap<String, String> = BTreeMap::new();
     for (krate, root) in crate_sources {
         for file in rust_files(root) {
             let Ok(text) = std::fs::read_to_string(&file) else { continue };
@@ -672,7 +674,7 @@ pub fn apply(
             for w in wrappers(&text) {
                 let Some(header) = header_of.get(&w.binding) else { continue };
                 let path = format!("{module}::{}", w.item);
-                let page = item_page(site, &module, &w);
+                let page = item_page(site, &module, &w, &mut owner_pages);
                 let entry = by_header
                     .entry(header.clone())
                     .or_default()
@@ -685,11 +687,11 @@ pub fn apply(
     let mut counts = BTreeMap::new();
     for (header, uses) in &by_header {
         let uses: Vec<RustUse> = uses.values().cloned().collect();
-        write(site, &format!("{FOLDER}/{header}.html"), &header_page(header, &uses))?;
+        write_page(&site.join(format!("{FOLDER}/{header}.html")), &header_page(header, &uses))?;
         counts.insert(header.clone(), uses.len());
         targets.insert(header.clone());
     }
-    write(site, &format!("{FOLDER}/index.html"), &index_page(&counts))?;
+    write_page(&site.join(format!("{FOLDER}/index.html")), &index_page(&counts))?;
     applied.headers = counts.len();
     Ok(applied)
 }
@@ -701,22 +703,6 @@ fn write_unlinked(path: &Path, text: &str) -> Result<(), SiteError> {
     let io = |what, source| SiteError::Io { what, path: path.to_owned(), source };
     std::fs::remove_file(path).map_err(|e| io("cannot remove", e))?;
     std::fs::write(path, text).map_err(|e| io("cannot write", e))
-}
-
-fn write(site: &Path, rel: &str, text: &str) -> Result<(), SiteError> {
-    let path = site.join(rel);
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(|source| SiteError::Io {
-            what: "cannot create",
-            path: parent.to_owned(),
-            source,
-        })?;
-    }
-    std::fs::write(&path, text).map_err(|source| SiteError::Io {
-        what: "cannot write",
-        path,
-        source,
-    })
 }
 
 /// A relative path with its `.` and `..` resolved (`kernel/locking/../sched/core.c` is
@@ -789,7 +775,12 @@ fn module_path(krate: &str, root: &Path, file: &Path) -> String {
 
 /// The page of a wrapper in the site, when it has one: a function, constant or type of an
 /// `impl` or a trait is its type's page, at its anchor when the page has one.
-fn item_page(site: &Path, module: &str, w: &Wrapper) -> Option<String> {
+fn item_page(
+    site: &Path,
+    module: &str,
+    w: &Wrapper,
+    pages: &mut BTreeMap<String, String>,
+) -> Option<String> {
     if !w.public {
         return None;
     }
@@ -815,7 +806,9 @@ fn item_page(site: &Path, module: &str, w: &Wrapper) -> Option<String> {
         "type" => format!("associatedtype.{member}"),
         _ => format!("method.{member}"),
     };
-    let text = std::fs::read_to_string(site.join(&page)).unwrap_or_default();
+    let text = pages
+        .entry(page.clone())
+        .or_insert_with(|| std::fs::read_to_string(site.join(&page)).unwrap_or_default());
     Some(if text.contains(&format!("id=\"{anchor}\"")) { format!("{page}#{anchor}") } else { page })
 }
 

@@ -402,7 +402,8 @@ pub fn write_source_view(
     Ok(written)
 }
 
-fn write_page(path: &Path, text: &str) -> Result<(), SiteError> {
+/// Writes a new page at `path`, creating its folder.
+pub(crate) fn write_page(path: &Path, text: &str) -> Result<(), SiteError> {
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(io("cannot create", parent))?;
     }

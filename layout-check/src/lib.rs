@@ -100,18 +100,15 @@ pub fn read_images(files: &[PathBuf], decls: bool) -> Result<Read, ImagesError> 
     Ok(Read { defs: collector.defs, decls: c_decls.decls })
 }
 
-/// Makes the declarations under `srctree` relative to it (`include/linux/sched.h:835`).
-pub fn shorten_decls(read: &mut Read, srctree: &Path) {
+/// Makes the declarations under `srctree` relative to it (`include/linux/sched.h:835`): the C
+/// definitions' of `defs`, and `decls`.
+pub fn shorten_decls(defs: &mut Definitions, decls: &mut BTreeMap<String, String>, srctree: &Path) {
     let prefix = format!("{}/", srctree.display());
     let shorten = |decl: &mut String| {
         if let Some(rest) = decl.strip_prefix(&prefix) {
             *decl = rest.to_owned();
         }
     };
-    for t in read.defs.c.values_mut().flatten() {
-        if let Some(decl) = &mut t.decl {
-            shorten(decl);
-        }
-    }
-    read.decls.values_mut().for_each(shorten);
+    defs.c.values_mut().flatten().filter_map(|t| t.decl.as_mut()).for_each(shorten);
+    decls.values_mut().for_each(shorten);
 }

@@ -6,7 +6,7 @@
 //! Exit status: 0 when every layout matches, 1 when one does not (or a layout test fails), 2 on
 //! errors and when nothing was compared (no Rust type, or none with a C definition).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -98,13 +98,6 @@ fn read(images: &[PathBuf]) -> anyhow::Result<Definitions> {
     Ok(read.defs)
 }
 
-/// Makes declarations relative to the source tree.
-fn shorten(defs: &mut Definitions, srctree: &Path) {
-    let mut read = layout_check::Read { defs: std::mem::take(defs), ..Default::default() };
-    layout_check::shorten_decls(&mut read, srctree);
-    *defs = read.defs;
-}
-
 fn run(cli: &Cli) -> anyhow::Result<bool> {
     match &cli.command {
         Cmd::Show { name, images } => {
@@ -132,7 +125,7 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
                 std::fs::canonicalize(link).ok()
             });
             if let Some(srctree) = &srctree {
-                shorten(&mut defs, srctree);
+                layout_check::shorten_decls(&mut defs, &mut Default::default(), srctree);
             }
             let step = progress::start("comparing layouts");
             let report = compare(&defs);

@@ -221,8 +221,8 @@ pub fn locate(file: &Path, hints: &Hints) -> Result<Located, DiscoverError> {
     Err(DiscoverError::NoKernel(file.to_owned()))
 }
 
-/// A configured build tree.
-fn is_objtree(dir: &Path) -> bool {
+/// A configured build tree: a `.config` beside `include/generated/`.
+pub fn is_objtree(dir: &Path) -> bool {
     dir.join(".config").is_file() && dir.join("include/generated").is_dir()
 }
 

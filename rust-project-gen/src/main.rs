@@ -293,7 +293,7 @@ fn discover() -> anyhow::Result<Trees> {
         None => {
             let cwd = std::env::current_dir().context("cannot read the current directory")?;
             cwd.ancestors()
-                .find(|d| d.join(".config").is_file() && d.join("include/generated").is_dir())
+                .find(|d| discover::is_objtree(d))
                 .map(Path::to_owned)
                 .with_context(|| {
                     format!(
@@ -331,11 +331,15 @@ fn discover_command(
         let _ = writeln!(out, "{}", message.to_line());
         let _ = out.flush();
     };
-    let source = match discover::parse_argument(arg) {
-        Ok(argument) => Some(argument.path().display().to_string()),
-        Err(_) => None,
+    let argument = match discover::parse_argument(arg) {
+        Ok(argument) => argument,
+        Err(err) => {
+            say(Message::Error { error: err.to_string(), source: None });
+            return ExitCode::from(2);
+        }
     };
-    match discover_project(arg, rust_analyzer, clippy, lint, &mut |m| {
+    let source = Some(argument.path().display().to_string());
+    match discover_project(&argument, rust_analyzer, clippy, lint, &mut |m| {
         say(Message::Progress { message: m })
     }) {
         Ok(finished) => {
@@ -349,21 +353,17 @@ fn discover_command(
     }
 }
 
-/// The `finished` message for `arg`, reporting each step to `progress`.
+/// The `finished` message for `argument`, reporting each step to `progress`.
 fn discover_project(
-    arg: &str,
+    argument: &DiscoverArgument,
     rust_analyzer: Option<PathBuf>,
     clippy: bool,
     lint: bool,
     progress: &mut dyn FnMut(String),
 ) -> anyhow::Result<Message> {
-    let argument = discover::parse_argument(arg)?;
-    let file = match &argument {
-        DiscoverArgument::Path(path) | DiscoverArgument::Buildfile(path) => {
-            std::path::absolute(path)
-                .with_context(|| format!("cannot resolve {}", path.display()))?
-        }
-    };
+    let path = argument.path();
+    let file =
+        std::path::absolute(path).with_context(|| format!("cannot resolve {}", path.display()))?;
     let located = discover::locate(&file, &discover_hints())?;
     progress(format!(
         "{}: kernel build {} ({})",

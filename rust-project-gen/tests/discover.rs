@@ -73,6 +73,27 @@ fn start(program: &Path, root: &Path, config: &Path) -> Server {
     )
 }
 
+/// The demo trees, and a folder for the editor whose `config` lists the build tree, as the
+/// user's list of build trees (how a source tree built with `O=` finds its objtree).
+struct Setup {
+    src: std::path::PathBuf,
+    obj: std::path::PathBuf,
+    _dir: tempfile::TempDir,
+    root: std::path::PathBuf,
+    config: std::path::PathBuf,
+}
+
+impl Setup {
+    fn new() -> Setup {
+        let (src, obj) = (var("KERNEL_SRC"), var("KERNEL_OBJ"));
+        let (src, obj) = (src.canonicalize().unwrap(), obj.canonicalize().unwrap());
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let config = config_listing(&root, &obj);
+        Setup { src, obj, _dir: dir, root, config }
+    }
+}
+
 /// A directory with the user's list of build trees naming `objtree`, as
 /// `$XDG_CONFIG_HOME/rust-project-gen/objtrees`.
 fn config_listing(root: &Path, objtree: &Path) -> std::path::PathBuf {
@@ -107,12 +128,7 @@ fn wait_for_discovery(server: &mut Server, why: &str) {
 
 #[test]
 fn rust_analyzer_finds_the_kernel_project_of_each_file_it_opens() {
-    let (src, obj) = (var("KERNEL_SRC"), var("KERNEL_OBJ"));
-    let (src, obj) = (src.canonicalize().unwrap(), obj.canonicalize().unwrap());
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().canonicalize().unwrap();
-    // The user's list of build trees: how a source tree built with O= finds its objtree.
-    let config = config_listing(&root, &obj);
+    let Setup { src, obj, _dir, root, config } = Setup::new();
     let module_dir = root.join("discover_demo");
     std::fs::create_dir_all(&module_dir).unwrap();
     let module = kbuild::testing::build_module(&src, &obj, &module_dir, "discover_demo", MODULE);
@@ -176,11 +192,7 @@ fn rust_analyzer_finds_the_kernel_project_of_each_file_it_opens() {
 #[test]
 fn other_rust_analyzers_find_the_kernel_project_too() {
     let others = common::other_rust_analyzers();
-    let (src, obj) = (var("KERNEL_SRC"), var("KERNEL_OBJ"));
-    let (src, obj) = (src.canonicalize().unwrap(), obj.canonicalize().unwrap());
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().canonicalize().unwrap();
-    let config = config_listing(&root, &obj);
+    let Setup { src, obj: _, _dir, root, config } = Setup::new();
     let sample = src.join("samples/rust/rust_minimal.rs");
     for ra in &others {
         let mut server = start(ra, &root, &config);
