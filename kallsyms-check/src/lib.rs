@@ -12,6 +12,7 @@ use serde::Serialize;
 
 pub mod html;
 pub mod images;
+pub mod lengths;
 pub mod scenarios;
 pub mod table;
 

@@ -8,7 +8,6 @@
 //! held nothing to check (a log with no Rust frame in a backtrace format it reads, images with
 //! no Rust symbol).
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -20,10 +19,8 @@ use kallsyms_check::scenarios::{
     SCENARIOS, Scenario, ScenarioResult, boot_scenario, check_scenario, not_run_result,
     prerequisites, scenario_result,
 };
-use kallsyms_check::table::{Held, TableError, TableName, held_as};
-use kallsyms_check::{FrameCheck, KSYM_NAME_LEN, head, length_histogram, prefixed_length};
-use report::results;
-use symbolizer::Image;
+use kallsyms_check::{FrameCheck, KSYM_NAME_LEN, head};
+use report::results::{self, SymbolFate};
 
 /// Check that Rust symbols come out of kallsyms whole.
 #[derive(Parser, Debug)]
@@ -70,8 +67,11 @@ enum Cmd {
     Scan {
         /// vmlinux.
         vmlinux: PathBuf,
-        /// Where the modules' .ko files are.
+        /// Where the modules' .ko files are (an objtree, for all it built).
         modules_dir: PathBuf,
+        /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -87,28 +87,20 @@ fn main() -> ExitCode {
     }
 }
 
-/// The lengths of an image's Rust function symbols.
-fn rust_lengths(image: &Image) -> Vec<usize> {
-    image.symbols().map(|(n, ..)| n).filter(|n| n.starts_with("_R")).map(str::len).collect()
-}
-
 /// Writes the HTML report, atomically.
 fn write_html(
     path: &Path,
-    images: &Images,
+    lengths: &[results::ImageSymbols],
     scenarios: &[(&str, &str, bool, Vec<FrameCheck>)],
 ) -> anyhow::Result<()> {
-    let histograms: Vec<(&str, Vec<(String, usize)>)> = images
-        .all
-        .iter()
-        .map(|(name, image)| (name.as_str(), length_histogram(rust_lengths(image).into_iter())))
-        .collect();
     let reports: Vec<ScenarioReport<'_>> = scenarios
         .iter()
         .map(|(name, what, ok, frames)| ScenarioReport { name, what, ok: *ok, frames })
         .collect();
-    let images: Vec<ImageHistogram<'_>> =
-        histograms.iter().map(|(name, buckets)| ImageHistogram { name, buckets }).collect();
+    let images: Vec<ImageHistogram<'_>> = lengths
+        .iter()
+        .map(|image| ImageHistogram { name: &image.image, buckets: &image.histogram })
+        .collect();
     let text = render_html("kallsyms-check: Rust frames in kernel backtraces", &reports, &images);
     let tmp = path.with_extension("html.tmp");
     std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
@@ -155,23 +147,26 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
         Cmd::Check { vmlinux, modules_dir, log, json } => {
             check_captured_log(vmlinux, modules_dir, log, *json)
         }
-        Cmd::Scan { vmlinux, modules_dir } => {
-            // Read once: the symbol table and the kallsyms table both come from these bytes.
+        Cmd::Scan { vmlinux, modules_dir, json } => {
             let bytes = std::fs::read(vmlinux)
                 .with_context(|| format!("cannot read {}", vmlinux.display()))?;
-            let images =
-                Images::with_vmlinux(vmlinux, Image::parse(vmlinux, &bytes)?, modules_dir)?;
-            let rust: usize = images.all.iter().map(|(_, image)| rust_lengths(image).len()).sum();
+            let images = kallsyms_check::lengths::scan(vmlinux, &bytes, &[modules_dir])?;
+            let rust: usize = images.iter().map(|image| image.rust_symbols).sum();
             if rust == 0 {
                 anyhow::bail!(
                     "no Rust function (a v0-mangled `_R` symbol) in the symbol table of {} nor of the {} module(s) under {}: nothing to scan; is it a kernel built with CONFIG_RUST=y, and not stripped?",
                     vmlinux.display(),
-                    images.all.len() - 1,
+                    images.len() - 1,
                     modules_dir.display()
                 );
             }
-            print_symbol_lengths(&images, &kallsyms_check::table::read_names(&bytes));
-            Ok(true)
+            if *json {
+                println!("{}", serde_json::to_string_pretty(&images)?);
+            } else {
+                print_symbol_lengths(&images);
+            }
+            let mut long = images.iter().flat_map(|i| &i.at_ksym_name_len);
+            Ok(long.all(|s| s.fate != SymbolFate::LeftOut))
         }
         Cmd::Run { objtree, extmod_dir, json, html, logs } => {
             run_scenarios(objtree, extmod_dir, *json, html.as_deref(), logs.as_deref())
@@ -216,43 +211,31 @@ fn check_captured_log(
 }
 
 /// Prints how long each image's Rust function symbols are, and what becomes of those too long
-/// for kallsyms: for vmlinux, as its own kallsyms table (`table`, read from the file) holds them.
-fn print_symbol_lengths(images: &Images, table: &Result<Vec<TableName>, TableError>) {
-    let held: HashSet<&str> = table.iter().flatten().map(|entry| entry.name.as_str()).collect();
-    for (i, (name, image)) in images.all.iter().enumerate() {
-        let rust: Vec<&str> =
-            image.symbols().map(|(n, ..)| n).filter(|n| n.starts_with("_R")).collect();
-        let longest = rust.iter().map(|n| n.len()).max().unwrap_or(0);
-        println!("{name}: {} Rust function symbols, longest {longest} characters", rust.len());
-        for (bucket, count) in length_histogram(rust_lengths(image).into_iter()) {
+/// for kallsyms.
+fn print_symbol_lengths(images: &[results::ImageSymbols]) {
+    for image in images {
+        println!(
+            "{}: {} Rust function symbols, longest {} characters, {} of {} or more",
+            image.image,
+            image.rust_symbols,
+            image.longest,
+            image.over_reader_len,
+            results::READER_NAME_LEN
+        );
+        for (bucket, count) in &image.histogram {
             println!("  {bucket:>7}: {count}");
         }
-        for symbol in rust.iter().filter(|n| prefixed_length(n) >= KSYM_NAME_LEN) {
-            let what = if symbol.len() < KSYM_NAME_LEN {
-                "over KSYM_NAME_LEN once __pfx_/__cfi_ is added".to_owned()
-            } else if i > 0 {
-                format!(
-                    "over KSYM_NAME_LEN: a module's kallsyms prints it cut to {} characters",
-                    KSYM_NAME_LEN - 1
-                )
-            } else {
-                match table {
-                    Err(e) => format!(
-                        "over KSYM_NAME_LEN; whether this vmlinux's kallsyms holds it is not known: {e}"
-                    ),
-                    Ok(_) => match held_as(symbol, &held) {
-                        Held::Whole => "over KSYM_NAME_LEN, yet this vmlinux's kallsyms holds it whole".to_owned(),
-                        Held::Cut => format!(
-                            "over KSYM_NAME_LEN: this vmlinux's kallsyms holds it cut to {} characters",
-                            KSYM_NAME_LEN - 1
-                        ),
-                        Held::LeftOut => "over KSYM_NAME_LEN: LEFT OUT of this vmlinux's kallsyms, so frames in it are named after the symbol before (demo-kernel patch 0006 keeps it, cut)".to_owned(),
-                    },
-                }
-            };
-            println!("  {} characters: {what}: {}…", symbol.len(), head(symbol, 80));
+        for long in &image.at_ksym_name_len {
+            let symbol = &long.symbol;
+            println!(
+                "  {} characters: {}: {}…",
+                symbol.len(),
+                long.fate.describe(),
+                head(symbol, 80)
+            );
         }
     }
+    println!("{}", results::symbol_lengths_summary(images));
 }
 
 /// Boots every scenario and checks its backtraces, printing each as it ends (or all as JSON
@@ -298,6 +281,12 @@ fn run_scenarios(
     }
     let (_, built) = kbuild::Objtree::open_built(objtree)?;
     let images = Images::open(&built.vmlinux, &module_dir)?;
+    // The symbol lengths of vmlinux and of every module the tree and the scenarios built.
+    let vmlinux_bytes = std::fs::read(&built.vmlinux)
+        .with_context(|| format!("cannot read {}", built.vmlinux.display()))?;
+    let lengths =
+        kallsyms_check::lengths::scan(&built.vmlinux, &vmlinux_bytes, &[objtree, &module_dir])?;
+    drop(vmlinux_bytes);
     let mut all_ok = true;
     let mut results = Vec::new();
     let mut scenario_frames = Vec::new();
@@ -323,12 +312,17 @@ fn run_scenarios(
         scenario_frames.push((scenario.name, scenario.what, result.ok, result.checks.clone()));
         results.push(scenario_result(scenario, &result, kept));
     }
+    let left_out = lengths.iter().flat_map(|i| &i.at_ksym_name_len);
+    all_ok &= left_out.into_iter().all(|s| s.fate != SymbolFate::LeftOut);
+    if !json {
+        print_symbol_lengths(&lengths);
+    }
     if let Some(path) = html {
-        write_html(path, &images, &scenario_frames)?;
+        write_html(path, &lengths, &scenario_frames)?;
         eprintln!("kallsyms-check: HTML report {}", path.display());
     }
     if json {
-        let result = results::Kallsyms { scenarios: results };
+        let result = results::Kallsyms { scenarios: results, images: lengths };
         print!("{}", results::to_json(results::ToolResult::KallsymsCheck(result)));
     }
     Ok(all_ok)

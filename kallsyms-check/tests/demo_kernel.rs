@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use ::report::results::ScenarioVerdict;
+use ::report::results::{ScenarioVerdict, SymbolFate};
 use kbuild::testing::env_path as var;
 use subprocess::Command;
 use subprocess::testing::{report, run};
@@ -220,10 +220,30 @@ fn json_for_machines() {
         .arg(var("EXTMOD_DIR"));
     let out = run(&cmd);
     assert!(out.status.success(), "{}", report(&cmd, &out));
-    let scenarios = match ::report::results::from_json(&out.stdout) {
-        Ok(::report::results::ToolResult::KallsymsCheck(k)) => k.scenarios,
+    let (scenarios, images) = match ::report::results::from_json(&out.stdout) {
+        Ok(::report::results::ToolResult::KallsymsCheck(k)) => (k.scenarios, k.images),
         other => panic!("not kallsyms-check's result ({other:?}): {}", out.stdout),
     };
+    // The symbol lengths: vmlinux first, then every module with Rust code, the tree's samples
+    // (modules.order) and the scenarios' modules alike.
+    assert!(images[0].image.ends_with("vmlinux"), "{images:#?}");
+    let order = std::fs::read_to_string(var("KERNEL_OBJ").join("modules.order")).unwrap();
+    for module in order.lines().chain(["rust_oops_null.o"]) {
+        let name = Path::new(module).file_stem().unwrap().to_str().unwrap();
+        assert!(
+            images.iter().any(|i| i.image == name && i.rust_symbols > 0),
+            "{name}: {images:#?}"
+        );
+    }
+    // The built-in sample's 512- and 557-character symbols, held cut by the demo series.
+    let at_limit: Vec<_> =
+        images[0].at_ksym_name_len.iter().filter(|s| s.symbol.len() >= 512).collect();
+    for length in [512, 557] {
+        let sample = at_limit
+            .iter()
+            .find(|s| s.symbol.len() == length && s.symbol.contains("17rust_long_symbols"));
+        assert_eq!(sample.map(|s| &s.fate), Some(&SymbolFate::HeldCut), "{length}: {at_limit:#?}");
+    }
     assert_eq!(scenarios.len(), SCENARIOS.len());
     for s in &scenarios {
         assert_eq!((s.verdict, s.reports), (ScenarioVerdict::Ok, 1), "{s:?}");

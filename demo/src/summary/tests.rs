@@ -75,6 +75,17 @@ fn a_summary_of_typed_results() {
                     scenario("rust_oops_null", ScenarioVerdict::Ok),
                     scenario("rust_long_symbols", ScenarioVerdict::NotRun),
                 ],
+                images: vec![ImageSymbols {
+                    image: "vmlinux".into(),
+                    rust_symbols: 4994,
+                    longest: 530,
+                    over_reader_len: 457,
+                    at_ksym_name_len: vec![LongSymbol {
+                        symbol: format!("_R{}", "x".repeat(528)),
+                        fate: SymbolFate::HeldCut,
+                    }],
+                    ..ImageSymbols::default()
+                }],
             })),
             false,
         ),
@@ -86,7 +97,7 @@ fn a_summary_of_typed_results() {
           rust-project-gen   ok        1.5s  14 crates from 1634 .cmd files
           rust-project-check reused    1.5s  rust-analyzer 1.95.0: 0 errors
           lint-rules         ok        1.5s  75 files, 0 errors, 1 warnings, 2 suppressed, 0 files not linted
-          kallsyms-check     ok        1.5s  1 of 1 oops scenarios: every Rust frame whole and right; 1 not run on this tree (the report says why)
+          kallsyms-check     ok        1.5s  1 of 1 oops scenarios: every Rust frame whole and right; 1 not run on this tree (the report says why); 4994 Rust function symbols in 1 image, 457 of 256 characters or more, 1 at KSYM_NAME_LEN
           docs-site          FAILED    1.5s  exit status 2: docs-site: error: no rustc invocation
           layout-check       ok        4.0s  850 types compared: 850 the same, 0 different
                                              /work/layout-check.html

@@ -118,22 +118,39 @@ fn tests_of(result: &ToolResult) -> Vec<Test> {
             }));
             tests
         }
-        ToolResult::KallsymsCheck(k) => k
-            .scenarios
-            .iter()
-            .map(|s| {
-                let status = match s.verdict {
-                    ScenarioVerdict::Ok => "PASS",
-                    ScenarioVerdict::Failed => "FAIL",
-                    ScenarioVerdict::NotRun => "SKIP",
-                };
-                test(
-                    format!("rust.kallsyms.{}", element(&s.name)),
-                    status,
-                    json!({ "frames": s.frames.len(), "reports": s.reports, "why": s.why }),
-                )
-            })
-            .collect(),
+        ToolResult::KallsymsCheck(k) => {
+            let mut tests: Vec<Test> = k
+                .scenarios
+                .iter()
+                .map(|s| {
+                    let status = match s.verdict {
+                        ScenarioVerdict::Ok => "PASS",
+                        ScenarioVerdict::Failed => "FAIL",
+                        ScenarioVerdict::NotRun => "SKIP",
+                    };
+                    test(
+                        format!("rust.kallsyms.{}", element(&s.name)),
+                        status,
+                        json!({ "frames": s.frames.len(), "reports": s.reports, "why": s.why }),
+                    )
+                })
+                .collect();
+            if !k.images.is_empty() {
+                let at_limit: Vec<_> = k.images.iter().flat_map(|i| &i.at_ksym_name_len).collect();
+                tests.push(test(
+                    "rust.kallsyms.symbol_lengths",
+                    pass_if(k.left_out() == 0),
+                    json!({
+                        "images": k.images.len(),
+                        "rust_symbols": k.images.iter().map(|i| i.rust_symbols).sum::<usize>(),
+                        "over_reader_len": k.images.iter().map(|i| i.over_reader_len).sum::<usize>(),
+                        "at_ksym_name_len": at_limit.len(),
+                        "left_out": k.left_out(),
+                    }),
+                ));
+            }
+            tests
+        }
         ToolResult::DecodeStacktrace(d) => vec![test(
             "rust.decode_stacktrace",
             pass_if(d.ok()),

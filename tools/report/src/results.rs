@@ -523,6 +523,102 @@ impl Layout {
 pub struct Kallsyms {
     /// Every scenario, run or not.
     pub scenarios: Vec<Scenario>,
+    /// How long the Rust function symbols of vmlinux and of every module are (`vmlinux`
+    /// first); also what `kallsyms-check scan` gives on its own.
+    #[serde(default)]
+    pub images: Vec<ImageSymbols>,
+}
+
+/// How long one image's Rust function symbols (v0-mangled, `_R`) are.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ImageSymbols {
+    /// `vmlinux`'s path, or a module's name.
+    pub image: String,
+    /// Its Rust function symbols.
+    pub rust_symbols: usize,
+    /// The longest, in characters.
+    pub longest: usize,
+    /// How many fall in each length bucket (`< 64`, ..., `>= 512`).
+    pub histogram: Vec<(String, usize)>,
+    /// Those of [`READER_NAME_LEN`] characters or more, which tools that read
+    /// `/proc/kallsyms` into buffers of that size cannot hold.
+    pub over_reader_len: usize,
+    /// Those that reach `KSYM_NAME_LEN` (512), or will once the build adds `__pfx_` or
+    /// `__cfi_` before them, each with what kallsyms makes of it.
+    pub at_ksym_name_len: Vec<LongSymbol>,
+}
+
+/// The buffer size of tools that read `/proc/kallsyms` line by line (bcc's `char name[256]`:
+/// a 287-character Rust symbol aborted its biosnoop, bcc issue 5468).
+pub const READER_NAME_LEN: usize = 256;
+
+/// A Rust symbol at `KSYM_NAME_LEN`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LongSymbol {
+    /// Its name.
+    pub symbol: String,
+    /// What kallsyms makes of it.
+    pub fate: SymbolFate,
+}
+
+/// What kallsyms makes of a symbol at `KSYM_NAME_LEN`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SymbolFate {
+    /// Shorter than `KSYM_NAME_LEN`, but not once `__pfx_` or `__cfi_` is added.
+    OverOncePrefixed,
+    /// A module's: its kallsyms prints it cut to `KSYM_NAME_LEN - 1` characters.
+    CutInModule,
+    /// vmlinux's kallsyms table holds it whole.
+    HeldWhole,
+    /// vmlinux's kallsyms table holds it cut to `KSYM_NAME_LEN - 1` characters.
+    HeldCut,
+    /// vmlinux's kallsyms table left it out, so frames in it are named after the symbol
+    /// before: backtraces point at the wrong function.
+    LeftOut,
+    /// vmlinux's kallsyms table could not be read, and this says why.
+    Unknown(String),
+}
+
+impl SymbolFate {
+    /// What it means, in a sentence's words.
+    pub fn describe(&self) -> String {
+        match self {
+            SymbolFate::OverOncePrefixed => "over KSYM_NAME_LEN once __pfx_/__cfi_ is added".into(),
+            SymbolFate::CutInModule => {
+                "over KSYM_NAME_LEN: a module's kallsyms prints it cut to 511 characters".into()
+            }
+            SymbolFate::HeldWhole => {
+                "over KSYM_NAME_LEN, yet this vmlinux's kallsyms holds it whole".into()
+            }
+            SymbolFate::HeldCut => {
+                "over KSYM_NAME_LEN: this vmlinux's kallsyms holds it cut to 511 characters".into()
+            }
+            SymbolFate::LeftOut => "over KSYM_NAME_LEN: LEFT OUT of this vmlinux's kallsyms, so frames in it are named after the symbol before (demo-kernel patch 0006 keeps it, cut)".into(),
+            SymbolFate::Unknown(why) => format!(
+                "over KSYM_NAME_LEN; whether this vmlinux's kallsyms holds it is not known: {why}"
+            ),
+        }
+    }
+}
+
+/// The symbol lengths of `images`, summed: `5210 Rust function symbols in 38 images, 460 of
+/// 256 characters or more, 2 at KSYM_NAME_LEN (1 left out of kallsyms)`.
+pub fn symbol_lengths_summary(images: &[ImageSymbols]) -> String {
+    let rust: usize = images.iter().map(|i| i.rust_symbols).sum();
+    let over: usize = images.iter().map(|i| i.over_reader_len).sum();
+    let at_limit: Vec<&LongSymbol> = images.iter().flat_map(|i| &i.at_ksym_name_len).collect();
+    let left_out = at_limit.iter().filter(|s| s.fate == SymbolFate::LeftOut).count();
+    let mut line = format!(
+        "{} in {}, {over} of {READER_NAME_LEN} characters or more, {} at KSYM_NAME_LEN",
+        plural(rust, "Rust function symbol"),
+        plural(images.len(), "image"),
+        at_limit.len()
+    );
+    if left_out > 0 {
+        line += &format!(" ({left_out} LEFT OUT of kallsyms)");
+    }
+    line
 }
 
 /// One oops scenario.
@@ -580,9 +676,17 @@ impl Kallsyms {
         self.scenarios.iter().filter(|s| s.verdict == verdict).count()
     }
 
-    /// Some scenario ran, and every one that ran held.
+    /// Some scenario ran, every one that ran held, and kallsyms left no Rust symbol out.
     pub fn ok(&self) -> bool {
-        self.count(ScenarioVerdict::Ok) > 0 && self.count(ScenarioVerdict::Failed) == 0
+        self.count(ScenarioVerdict::Ok) > 0
+            && self.count(ScenarioVerdict::Failed) == 0
+            && self.left_out() == 0
+    }
+
+    /// The Rust symbols vmlinux's kallsyms table left out.
+    pub fn left_out(&self) -> usize {
+        let symbols = self.images.iter().flat_map(|i| &i.at_ksym_name_len);
+        symbols.filter(|s| s.fate == SymbolFate::LeftOut).count()
     }
 
     /// `4 of 4 oops scenarios: every Rust frame whole and right`, and those not run.
@@ -595,6 +699,9 @@ impl Kallsyms {
         let not_run = self.count(ScenarioVerdict::NotRun);
         if not_run > 0 {
             line += &format!("; {not_run} not run on this tree (the report says why)");
+        }
+        if !self.images.is_empty() {
+            line += &format!("; {}", symbol_lengths_summary(&self.images));
         }
         line
     }

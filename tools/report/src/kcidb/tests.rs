@@ -71,6 +71,17 @@ fn every_result_is_a_test_at_a_stable_path() {
                 scenario("rust_oops_long", ScenarioVerdict::Ok),
                 scenario("rust_long_symbols null", ScenarioVerdict::NotRun),
             ],
+            images: vec![ImageSymbols {
+                image: "vmlinux".into(),
+                rust_symbols: 3,
+                longest: 600,
+                over_reader_len: 1,
+                at_ksym_name_len: vec![LongSymbol {
+                    symbol: format!("_R{}", "x".repeat(598)),
+                    fate: SymbolFate::LeftOut,
+                }],
+                ..ImageSymbols::default()
+            }],
         }),
         ToolResult::DocsSite(docs),
         crate::results::tests::layout(),
@@ -84,6 +95,7 @@ fn every_result_is_a_test_at_a_stable_path() {
     expect![[r#"
         rust.kallsyms.rust_oops_long PASS
         rust.kallsyms.rust_long_symbols_null SKIP
+        rust.kallsyms.symbol_lengths FAIL
         rust.docs.build PASS
         rust.docs.links PASS
         rust.doctest.kernel PASS
