@@ -42,8 +42,11 @@ pub fn parse_cmd_file(text: &str) -> Option<CmdFile> {
 pub struct RustcInvocation {
     /// Environment assignments before `rustc` (`OBJTREE`, `RUST_MODFILE`).
     pub env: BTreeMap<String, String>,
-    /// `--crate-name`.
+    /// `--crate-name`; without it, the root's file stem, which [`Self::name_crate_from_root`]
+    /// replaces with the root's `#![crate_name]` where it has one, as rustc does.
     pub crate_name: String,
+    /// Whether `--crate-name` was given.
+    pub crate_name_given: bool,
     /// `--crate-type` (rustc's default is `bin`).
     pub crate_type: String,
     /// `--edition` (rustc's default is `2015`).
@@ -234,6 +237,7 @@ fn parse_args(words: &[String]) -> Result<RustcInvocation, RustcError> {
         Err(roots) => return Err(RustcError::Root(roots)),
     }
     // Like rustc: without `--crate-name`, the root's file stem (host programs in scripts/).
+    inv.crate_name_given = crate_name.is_some();
     inv.crate_name = match crate_name {
         Some(name) => name,
         None => {
@@ -245,6 +249,34 @@ fn parse_args(words: &[String]) -> Result<RustcInvocation, RustcError> {
         return Err(RustcError::NoCrateName);
     }
     Ok(inv)
+}
+
+impl RustcInvocation {
+    /// Names the crate as rustc does when no `--crate-name` is given and its root (whose text
+    /// is `root_source`) says `#![crate_name = "NAME"]` (binder's `rust_binder_main.rs` is the
+    /// crate `rust_binder`).
+    pub fn name_crate_from_root(&mut self, root_source: &str) {
+        if !self.crate_name_given
+            && let Some(name) = crate_name_attribute(root_source)
+        {
+            self.crate_name = name.to_owned();
+        }
+    }
+}
+
+/// The `#![crate_name = "NAME"]` of a crate root's text, if it has one among its inner
+/// attributes (which come before any item).
+pub fn crate_name_attribute(root_source: &str) -> Option<&str> {
+    for line in root_source.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with("//") {
+            continue;
+        }
+        let attribute = line.strip_prefix("#![")?;
+        let Some(value) = attribute.strip_prefix("crate_name") else { continue };
+        let value = value.trim_start().strip_prefix('=')?.trim_start().strip_prefix('"')?;
+        return value.split_once('"').map(|(name, _)| name).filter(|n| !n.is_empty());
+    }
+    None
 }
 
 /// rustc's options that say where a build writes: [`without_options`] drops them to write

@@ -166,11 +166,18 @@ fn read_cmd_file(path: &Path, scan: &mut Scan) {
     }
     let Some(cmd) = parse_cmd_file(&line) else { return };
     match find_rustc(&cmd.command) {
-        Ok(Some(invocation)) => scan.builds.push(RustBuild {
-            cmd_file: path.to_owned(),
-            target: cmd.target,
-            invocation,
-        }),
+        Ok(Some(invocation)) => {
+            let mut build = RustBuild { cmd_file: path.to_owned(), target: cmd.target, invocation };
+            if !build.invocation.crate_name_given {
+                // An absolute target (an external module before 6.13) comes with an absolute
+                // root, which the working folder does not change.
+                let root = build.working_dir(Path::new("/")).join(&build.invocation.root);
+                if let Ok(text) = std::fs::read_to_string(&root) {
+                    build.invocation.name_crate_from_root(&text);
+                }
+            }
+            scan.builds.push(build);
+        }
         Ok(None) => {}
         Err(e) => scan.problems.push(problem(format!("saved command for {}: {e}", cmd.target))),
     }

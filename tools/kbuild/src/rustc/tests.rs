@@ -33,6 +33,7 @@ fn kernel_crate() {
                     "OBJTREE": "/obj",
                 },
                 crate_name: "kernel",
+                crate_name_given: true,
                 crate_type: "rlib",
                 edition: "2021",
                 root: "/src/rust/kernel/lib.rs",
@@ -120,6 +121,7 @@ fn sample_module_with_crate_attrs_and_objtool_after() {
                     "RUST_MODFILE": "samples/rust/rust_minimal",
                 },
                 crate_name: "rust_minimal",
+                crate_name_given: true,
                 crate_type: "rlib",
                 edition: "2021",
                 root: "/src/samples/rust/rust_minimal.rs",
@@ -188,6 +190,7 @@ fn host_proc_macro() {
             RustcInvocation {
                 env: {},
                 crate_name: "macros",
+                crate_name_given: true,
                 crate_type: "proc-macro",
                 edition: "2021",
                 root: "/src/rust/macros/lib.rs",
@@ -240,6 +243,31 @@ fn host_program_takes_its_crate_name_from_the_root() {
     assert_eq!(inv.target, None);
 }
 
+/// Without `--crate-name`, the root's `#![crate_name]` names the crate, as for rustc (binder);
+/// `--crate-name` wins over it.
+#[test]
+fn a_roots_crate_name_attribute_names_the_crate() {
+    let root = "// SPDX-License-Identifier: GPL-2.0\n\n//! Binder.\n#![crate_name = \"rust_binder\"]\n#![recursion_limit = \"256\"]\n\nuse kernel::prelude::*;\n";
+    let cmd = "rustc --edition=2021 --emit=obj=drivers/android/binder/rust_binder_main.o \
+               /src/drivers/android/binder/rust_binder_main.rs";
+    let mut inv = find_rustc(cmd).unwrap().unwrap();
+    assert_eq!(inv.crate_name, "rust_binder_main");
+    inv.name_crate_from_root(root);
+    assert_eq!(inv.crate_name, "rust_binder");
+    let mut named = find_rustc(&format!("{cmd} --crate-name=other")).unwrap().unwrap();
+    named.name_crate_from_root(root);
+    assert_eq!(named.crate_name, "other");
+    for (text, name) in [
+        ("#![no_std]\n#![crate_name=\"a\"]\n", Some("a")),
+        ("/* */\n", None),
+        ("use x;\n#![crate_name = \"late\"]\n", None),
+        ("#![crate_name = \"\"]\n", None),
+        ("#![crate_type = \"lib\"]\n", None),
+    ] {
+        assert_eq!(crate_name_attribute(text), name, "{text:?}");
+    }
+}
+
 #[test]
 fn c_objects_are_not_rustc() {
     check(
@@ -286,6 +314,7 @@ fn bad_invocations_are_named() {
             RustcInvocation {
                 env: {},
                 crate_name: "x",
+                crate_name_given: true,
                 crate_type: "bin",
                 edition: "2015",
                 root: "a.rs",
@@ -337,6 +366,7 @@ fn non_ascii_after_a_single_dash() {
             RustcInvocation {
                 env: {},
                 crate_name: "x",
+                crate_name_given: true,
                 crate_type: "bin",
                 edition: "2015",
                 root: "a.rs",
