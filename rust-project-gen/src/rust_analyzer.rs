@@ -180,15 +180,21 @@ pub fn load_failure(output: &str) -> Option<&str> {
     })
 }
 
-/// The error lines of `rust-analyzer diagnostics` output (its progress lines end in `\r`).
+/// The error lines of `rust-analyzer diagnostics` output, each from where its error starts:
+/// the progress it prints before an error on the same line (`301/457 65% processing FILE` and
+/// backspaces) is left out.
 pub fn error_lines(diagnostics_stdout: &str) -> Vec<&str> {
-    diagnostics_stdout.split(['\n', '\r']).filter(|l| l.contains("Error ")).collect()
+    diagnostics_stdout
+        .split(['\n', '\r'])
+        .filter(|l| l.contains("Error "))
+        .map(|l| l.find("at crate ").or_else(|| l.find("Error ")).map_or(l, |at| &l[at..]))
+        .collect()
 }
 
 /// A bug of rust-analyzer itself that shows as an error in correct kernel code, with the
 /// smallest crate that shows it: such an error is not the generated file's. The errors it is
-/// allowed to explain are exact: one file, one function, the two types rustc agrees are one,
-/// as the rust-analyzer at hand words them.
+/// allowed to explain are exact: one file, one diagnostic, its whole message, as the
+/// rust-analyzer at hand words them, and how many times.
 pub struct KnownBug {
     /// The upstream issue.
     pub issue: &'static str,
@@ -208,105 +214,190 @@ pub struct BugForm {
     pub releases: &'static str,
     /// The error it gives in the reproduction.
     pub in_reproduction: BugError,
-    /// The errors it gives in the kernel's code, each at most once in a tree; the README's table
-    /// of demo kernels says how many each demo tree has.
+    /// The errors it gives in the kernel's code; the README's table of demo kernels says how
+    /// many each demo tree has.
     pub in_kernel: &'static [BugError],
 }
 
-/// One error a known bug gives: rustc's E0308 at one file's one function, whose two types
-/// differ only by what the bug loses.
+/// One error a known bug gives: a diagnostic in one file, with its whole message.
 pub struct BugError {
     /// The file, from its tree's root (`rust/kernel/print.rs`).
     pub file: &'static str,
-    /// The type rust-analyzer expected.
-    pub expected: &'static str,
-    /// The type it found.
-    pub found: &'static str,
+    /// rust-analyzer's code for the diagnostic (rustc's `E0308`, or its own
+    /// `unresolved-macro-call`).
+    pub code: &'static str,
+    /// Its message.
+    pub message: &'static str,
+    /// How many times it may be reported in a tree, as measured: about once for each expansion
+    /// of the code that shows it (Rust 1.95's rust-analyzer reports binder's one
+    /// `declare_trace!` of eleven tracepoints 12 times).
+    pub times: usize,
 }
 
 impl BugError {
     /// Whether an error line of `rust-analyzer diagnostics` (`at crate C, file PATH: Error
-    /// RustcHardError("E0308") from LineCol {..} to LineCol {..}: expected T, found U`) is
-    /// exactly this error.
+    /// RustcHardError("CODE") from LineCol {..} to LineCol {..}: MESSAGE`) is exactly this
+    /// error.
     pub fn matches(&self, line: &str) -> bool {
-        let Some((before, after)) = line.split_once(": Error RustcHardError(\"E0308\") from ")
-        else {
+        let marker = format!(": Error RustcHardError(\"{}\") from ", self.code);
+        let Some((before, after)) = line.split_once(&marker) else {
             return false;
         };
         let Some((_, path)) = before.rsplit_once(", file ") else { return false };
         let in_file =
             path == self.file || path.strip_suffix(self.file).is_some_and(|dir| dir.ends_with('/'));
         let message = after.split_once(" }: ").map(|(_, m)| m.trim_end());
-        in_file && message == Some(&format!("expected {}, found {}", self.expected, self.found))
+        in_file && message == Some(self.message)
     }
 }
 
+/// An E0308 of #22174 at a function `#[export]` checks: `expected` is what rust-analyzer gives
+/// the foreign item.
+macro_rules! export_mismatch {
+    ($file:literal, $expected:literal, $signature:literal) => {
+        BugError {
+            file: $file,
+            code: "E0308",
+            message: concat!(
+                "expected ",
+                $expected,
+                $signature,
+                ", found unsafe extern \"C\" ",
+                $signature
+            ),
+            times: 1,
+        }
+    };
+}
+
+/// The functions of the kernel that `#[export]` checks against bindgen's declarations, as
+/// rust-analyzer prints their signatures.
+macro_rules! exported_functions {
+    ($expected:literal) => {
+        &[
+            export_mismatch!(
+                "rust/kernel/print.rs",
+                $expected,
+                "fn rust_fmt_argument(*mut u8, *mut u8, *const c_void) -> *mut u8"
+            ),
+            export_mismatch!(
+                "drivers/gpu/drm/drm_panic_qr.rs",
+                $expected,
+                "fn drm_panic_qr_generate(*const u8, *mut u8, usize, usize, *mut u8, usize) -> u8"
+            ),
+            export_mismatch!(
+                "drivers/gpu/drm/drm_panic_qr.rs",
+                $expected,
+                "fn drm_panic_qr_max_data_size(u8, usize) -> usize"
+            ),
+        ]
+    };
+}
+
 /// The known bugs, newest last.
-pub const KNOWN_BUGS: &[KnownBug] = &[KnownBug {
-    // 7.3's `#[export]` (rust/macros/export.rs) checks a function against bindgen's declaration
-    // with `if true { bindings::f } else { f }`. rustc makes both arms `unsafe extern "C"`
-    // function pointers. rust-analyzer gives the foreign item a safe signature, and until PR
-    // 22183 (April 2026) the Rust ABI too; and it did not make a safe arm unsafe when it joined
-    // an `if`'s two function items, until a release between 0.0.352 and 0.0.356 (which
-    // build with Rust 1.98). Either way it reports E0308 in rust/kernel/print.rs.
-    issue: "https://github.com/rust-lang/rust-analyzer/issues/22174",
-    reproduction: "mod bindings {\n    unsafe extern \"C\" {\n        pub fn f(x: *mut u8) -> *mut u8;\n    }\n}\n\
-                   #[unsafe(no_mangle)]\n\
-                   pub unsafe extern \"C\" fn f(x: *mut u8) -> *mut u8 { x }\n\
-                   const _: () = { if true { bindings::f } else { f }; };\n",
-    forms: &[
-        BugForm {
-            releases: "before PR 22183 (April 2026): Rust 1.95's, rust-analyzer 0.0.300",
+pub const KNOWN_BUGS: &[KnownBug] = &[
+    KnownBug {
+        // 7.3's `#[export]` (rust/macros/export.rs) checks a function against bindgen's
+        // declaration with `if true { bindings::f } else { f }`. rustc makes both arms `unsafe
+        // extern "C"` function pointers. rust-analyzer gives the foreign item a safe signature,
+        // and until PR 22183 (April 2026) the Rust ABI too; and it did not make a safe arm
+        // unsafe when it joined an `if`'s two function items, until a release between 0.0.352
+        // and 0.0.356 (which build with Rust 1.98). Either way it reports E0308 at each
+        // `#[export]`: rust/kernel/print.rs, and drm_panic_qr.rs where DRM's panic QR code is
+        // built.
+        issue: "https://github.com/rust-lang/rust-analyzer/issues/22174",
+        reproduction: "mod bindings {\n    unsafe extern \"C\" {\n        pub fn f(x: *mut u8) -> *mut u8;\n    }\n}\n\
+                       #[unsafe(no_mangle)]\n\
+                       pub unsafe extern \"C\" fn f(x: *mut u8) -> *mut u8 { x }\n\
+                       const _: () = { if true { bindings::f } else { f }; };\n",
+        forms: &[
+            BugForm {
+                releases: "before PR 22183 (April 2026): Rust 1.95's, rust-analyzer 0.0.300",
+                in_reproduction: export_mismatch!("lib.rs", "", "fn f(*mut u8) -> *mut u8"),
+                in_kernel: exported_functions!(""),
+            },
+            BugForm {
+                releases: "PR 22183 to the fix of the join, 0.0.348 among them",
+                in_reproduction: export_mismatch!(
+                    "lib.rs",
+                    "extern \"C\" ",
+                    "fn f(*mut u8) -> *mut u8"
+                ),
+                in_kernel: exported_functions!("extern \"C\" "),
+            },
+        ],
+    },
+    KnownBug {
+        // rust-analyzer resolves the macro of a call that `#[cfg]` disables, and reports it
+        // unresolved when it exists only with the option (open since 2022). The kernel's
+        // `static_branch_unlikely!` ends in `#[cfg(CONFIG_JUMP_LABEL)]
+        // $crate::jump_label::arch_static_branch! {..}`, a macro defined only with
+        // CONFIG_JUMP_LABEL=y: every tracepoint a crate declares (`declare_trace!`) gives one
+        // on a tree with CONFIG_TRACEPOINTS=y and CONFIG_JUMP_LABEL unset.
+        issue: "https://github.com/rust-lang/rust-analyzer/issues/12192",
+        reproduction: "pub fn f() {\n    #[cfg(any())]\n    crate::missing!();\n}\n",
+        forms: &[BugForm {
+            releases: "every release to 0.0.358 (2026) at least",
             in_reproduction: BugError {
                 file: "lib.rs",
-                expected: "fn f(*mut u8) -> *mut u8",
-                found: "unsafe extern \"C\" fn f(*mut u8) -> *mut u8",
+                code: "unresolved-macro-call",
+                message: "unresolved macro `crate::missing!`",
+                times: 1,
             },
-            in_kernel: &[BugError {
-                file: "rust/kernel/print.rs",
-                expected: "fn rust_fmt_argument(*mut u8, *mut u8, *const c_void) -> *mut u8",
-                found: "unsafe extern \"C\" fn rust_fmt_argument(*mut u8, *mut u8, *const c_void) -> *mut u8",
-            }],
-        },
-        BugForm {
-            releases: "PR 22183 to the fix of the join, 0.0.348 among them",
-            in_reproduction: BugError {
-                file: "lib.rs",
-                expected: "extern \"C\" fn f(*mut u8) -> *mut u8",
-                found: "unsafe extern \"C\" fn f(*mut u8) -> *mut u8",
-            },
-            in_kernel: &[BugError {
-                file: "rust/kernel/print.rs",
-                expected: "extern \"C\" fn rust_fmt_argument(*mut u8, *mut u8, *const c_void) -> *mut u8",
-                found: "unsafe extern \"C\" fn rust_fmt_argument(*mut u8, *mut u8, *const c_void) -> *mut u8",
-            }],
-        },
-    ],
-}];
+            in_kernel: &[
+                BugError {
+                    file: "samples/rust/rust_print_main.rs",
+                    code: "unresolved-macro-call",
+                    message: "unresolved macro `$crate::jump_label::arch_static_branch!`",
+                    times: 1,
+                },
+                BugError {
+                    file: "drivers/android/binder/trace.rs",
+                    code: "unresolved-macro-call",
+                    message: "unresolved macro `$crate::jump_label::arch_static_branch!`",
+                    times: 12,
+                },
+            ],
+        }],
+    },
+];
 
 /// The known rust-analyzer bug an error line in the kernel's code is, if any, in any of its
 /// forms.
 pub fn known_bug(error_line: &str) -> Option<&'static KnownBug> {
-    KNOWN_BUGS
-        .iter()
-        .find(|bug| bug.forms.iter().flat_map(|form| form.in_kernel).any(|e| e.matches(error_line)))
+    known_error(error_line).map(|(bug, _)| bug)
+}
+
+/// The known bug and the error of it that an error line is, if any.
+fn known_error(error_line: &str) -> Option<(&'static KnownBug, &'static BugError)> {
+    KNOWN_BUGS.iter().find_map(|bug| {
+        let mut errors = bug.forms.iter().flat_map(|form| form.in_kernel);
+        errors.find(|e| e.matches(error_line)).map(|e| (bug, e))
+    })
 }
 
 /// rust-analyzer's check of `folder` (`rust-analyzer diagnostics`, whose output is
 /// `diagnostics_stdout`) by the rust-analyzer that says `version`: its errors, those that are
-/// its own known bugs apart.
+/// its own known bugs apart (each up to the times it may be reported; past them, an error).
 pub fn analysis(folder: &Path, version: &str, diagnostics_stdout: &str) -> results::Analysis {
     let mut analysis = results::Analysis {
         folder: folder.to_owned(),
         rust_analyzer: version.trim().to_owned(),
         ..results::Analysis::default()
     };
+    let mut seen: Vec<*const BugError> = Vec::new();
     for line in error_lines(diagnostics_stdout) {
         let error = line.trim().to_owned();
-        match known_bug(line) {
-            Some(bug) => analysis
-                .known_bugs
-                .push(results::KnownBugError { issue: bug.issue.to_owned(), error }),
+        match known_error(line) {
+            Some((bug, known)) => {
+                seen.push(known);
+                if seen.iter().filter(|&&e| std::ptr::eq(e, known)).count() <= known.times {
+                    let issue = bug.issue.to_owned();
+                    analysis.known_bugs.push(results::KnownBugError { issue, error });
+                    continue;
+                }
+                analysis.errors.push(error);
+            }
             None => analysis.errors.push(error),
         }
     }
@@ -438,6 +529,20 @@ mod tests {
         let both_unsafe = line.replace("expected extern", "expected unsafe extern");
         assert!(forms.iter().all(|form| !form.in_kernel[0].matches(&both_unsafe)));
         assert!(known_bug(&both_unsafe).is_none());
+    }
+
+    /// An error printed after progress on the same line is read from where it starts, and a
+    /// known bug's error past the times it may be reported is an error of the file's.
+    #[test]
+    fn errors_after_progress_and_past_their_times() {
+        let error = "at crate rust_print_main, file /t/samples/rust/rust_print_main.rs: Error \
+            RustcHardError(\"unresolved-macro-call\") from LineCol { line: 105, col: 4 } to \
+            LineCol { line: 105, col: 26 }: unresolved macro `$crate::jump_label::arch_static_branch!`";
+        let stdout = format!("1/2 50% processing /t/a.rs\x08\x08   {error}\n2/2 b.rs\r{error}\n");
+        assert_eq!(error_lines(&stdout), [error, error]);
+        let analysis = analysis(Path::new("/t"), "ra", &stdout);
+        assert_eq!(analysis.known_bugs.len(), 1, "{analysis:?}");
+        assert_eq!(analysis.errors, [error]);
     }
 
     #[test]
