@@ -196,7 +196,8 @@ pub fn error_lines(diagnostics_stdout: &str) -> Vec<&str> {
 /// allowed to explain are exact: one file, one diagnostic, its whole message, as the
 /// rust-analyzer at hand words them, and how many times.
 pub struct KnownBug {
-    /// The upstream issue.
+    /// The upstream issue, or our report for rust-analyzer's tracker, in this repository,
+    /// where none is filed yet.
     pub issue: &'static str,
     /// A crate root (`lib.rs`, edition 2024) that rustc compiles and a rust-analyzer with the
     /// bug reports one form's [`BugForm::in_reproduction`] in; the tests check both, so that
@@ -360,7 +361,66 @@ pub const KNOWN_BUGS: &[KnownBug] = &[
             ],
         }],
     },
+    KnownBug {
+        // rust-analyzer does not take a closure's parameter type from an `Fn` bound whose
+        // array length is a const expression: binder's `BinderObject::read_from_inner` takes
+        // `R: FnOnce(&mut [u8; size_of::<BinderObject>()])`, and the closure `read_from` gives
+        // it indexes its parameter. With a literal length there is no error. Rust 1.95's
+        // rust-analyzer says the parameter is immutable; later ones that the bound is not met.
+        issue: "rust-project-gen/upstream/rust-analyzer/closure-array-length-bound.md",
+        reproduction: CLOSURE_ARRAY_LENGTH,
+        forms: &[
+            BugForm {
+                releases: "Rust 1.95's (2026-04)",
+                in_reproduction: BugError {
+                    file: "lib.rs",
+                    code: "E0384",
+                    message: "cannot mutate immutable variable `slice`",
+                    times: 1,
+                },
+                in_kernel: &[BugError {
+                    file: "drivers/android/binder/allocation.rs",
+                    code: "E0384",
+                    message: "cannot mutate immutable variable `slice`",
+                    times: 1,
+                }],
+            },
+            BugForm {
+                releases: "0.0.348 and 0.0.358 (2026-08 on)",
+                in_reproduction: BugError {
+                    file: "lib.rs",
+                    code: "E0277",
+                    message: "the trait bound `impl FnOnce(&mut [u8; 16]) -> Result<(), ()>: FnOnce<(&mut [u8; 16],)>` is not satisfied",
+                    times: 1,
+                },
+                in_kernel: &[
+                    BugError {
+                        file: "drivers/android/binder/allocation.rs",
+                        code: "E0277",
+                        message: "the trait bound `impl FnOnce(&mut [u8; 40]) -> Result<(), Error>: FnOnce<(&mut [u8; 40],)>` is not satisfied",
+                        times: 1,
+                    },
+                    BugError {
+                        file: "drivers/android/binder/allocation.rs",
+                        code: "E0599",
+                        message: "no method `len` on type `&mut [u8; 40]`",
+                        times: 1,
+                    },
+                    BugError {
+                        file: "drivers/android/binder/allocation.rs",
+                        code: "E0282",
+                        message: "type annotations needed; type must be known at this point",
+                        times: 1,
+                    },
+                ],
+            },
+        ],
+    },
 ];
+
+/// The reproduction of the closure-array-length bug, the shape of binder's `read_from`.
+const CLOSURE_ARRAY_LENGTH: &str =
+    include_str!("../upstream/rust-analyzer/closure-array-length-bound.rs");
 
 /// The known rust-analyzer bug an error line in the kernel's code is, if any, in any of its
 /// forms.
