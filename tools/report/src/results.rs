@@ -193,12 +193,29 @@ impl Analysis {
         self.errors.is_empty()
     }
 
-    /// `0 errors (1 more from its own bug rust-lang/rust-analyzer#22174)`.
+    /// `0 errors (1 more from its own bug rust-lang/rust-analyzer#22174)`, and with several
+    /// bugs how many errors each gave.
     pub fn verdict(&self) -> String {
         let mut verdict = plural(self.errors.len(), "error");
-        if let Some(first) = self.known_bugs.first() {
-            verdict +=
-                &format!(" ({} more from its own bug {})", self.known_bugs.len(), first.issue);
+        let mut issues: Vec<(&str, usize)> = Vec::new();
+        for known in &self.known_bugs {
+            match issues.iter_mut().find(|(issue, _)| *issue == known.issue) {
+                Some((_, count)) => *count += 1,
+                None => issues.push((&known.issue, 1)),
+            }
+        }
+        match issues.as_slice() {
+            [] => {}
+            [(issue, count)] => verdict += &format!(" ({count} more from its own bug {issue})"),
+            _ => {
+                let each: Vec<String> =
+                    issues.iter().map(|(issue, count)| format!("{count} of {issue}")).collect();
+                verdict += &format!(
+                    " ({} more from its own bugs: {})",
+                    self.known_bugs.len(),
+                    each.join(", ")
+                );
+            }
         }
         verdict
     }

@@ -58,4 +58,11 @@ fn summaries_are_renderings_of_the_values() {
         ..Analysis::default()
     };
     assert_eq!(a.verdict(), "0 errors (1 more from its own bug r-a#1)");
+    let bug = |issue: &str| KnownBugError { issue: issue.into(), error: "E".into() };
+    let a = Analysis {
+        errors: vec!["E".into()],
+        known_bugs: vec![bug("r-a#2"), bug("r-a#1"), bug("r-a#2")],
+        ..Analysis::default()
+    };
+    assert_eq!(a.verdict(), "1 error (3 more from its own bugs: 2 of r-a#2, 1 of r-a#1)");
 }
