@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use ::report::results::{ScenarioVerdict, SymbolFate};
 use kbuild::testing::env_path as var;
+use object::{Object, ObjectSymbol};
 use subprocess::Command;
 use subprocess::testing::{report, run};
 
@@ -99,7 +100,10 @@ fn every_scenario_checks_out_with_an_html_report_and_its_logs() {
     assert!(sample.iter().any(|&(v, n)| v == "cut" && n > 512), "{stdout}");
     assert!(sample.iter().all(|&(v, n)| (v == "cut") == (n >= 512)), "{sample:?}");
     // Each Rust frame of the built-in sample maps to its source file, as DWARF's own function.
-    let lines: Vec<&str> = stdout.lines().filter(|l| l.contains("17rust_long_symbols")).collect();
+    let lines: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.contains("17rust_long_symbols") && l.contains(" chars "))
+        .collect();
     assert!(lines.len() >= 2 * 6, "{stdout}");
     assert!(lines.iter().all(|l| !l.contains("no DWARF location")), "{lines:#?}");
     // The chain's own frames are calls in the sample (`die`'s RIP lies in inlined
@@ -110,8 +114,12 @@ fn every_scenario_checks_out_with_an_html_report_and_its_logs() {
 
     let text = std::fs::read_to_string(&html).unwrap();
     assert!(text.starts_with("<!DOCTYPE html>") && text.ends_with("</body></html>\n"));
-    // A histogram for vmlinux and one per module, and the symbols over the limit.
-    assert_eq!(text.matches("<svg ").count(), 4, "{text}");
+    // A histogram for vmlinux and one per module with Rust code (the scenarios' three, and the
+    // tree's own), and the symbols over the limit.
+    assert!(text.matches("<svg ").count() >= 4, "{text}");
+    for module in ["rust_oops_long", "rust_oops_null", "rust_oops_panic"] {
+        assert!(text.contains(module), "no histogram of {module}: {text}");
+    }
     assert!(text.contains("<td>Cut</td>"), "{text}");
 }
 
@@ -228,13 +236,20 @@ fn json_for_machines() {
     // (modules.order) and the scenarios' modules alike.
     assert!(images[0].image.ends_with("vmlinux"), "{images:#?}");
     let order = std::fs::read_to_string(var("KERNEL_OBJ").join("modules.order")).unwrap();
-    for module in order.lines().chain(["rust_oops_null.o"]) {
-        let name = Path::new(module).file_stem().unwrap().to_str().unwrap();
-        assert!(
-            images.iter().any(|i| i.image == name && i.rust_symbols > 0),
-            "{name}: {images:#?}"
-        );
+    let has_rust = |ko: &Path| {
+        let bytes = std::fs::read(ko).unwrap();
+        let file = object::File::parse(&*bytes).unwrap();
+        file.symbols().any(|s| s.name().is_ok_and(|n| n.starts_with("_R")))
+    };
+    let kos = order.lines().map(|o| var("KERNEL_OBJ").join(o).with_extension("ko"));
+    let mut with_rust = 0;
+    for ko in kos.chain([var("EXTMOD_DIR").join("rust_oops/rust_oops_null.ko")]) {
+        let name = ko.file_stem().unwrap().to_str().unwrap().replace('-', "_");
+        let listed = images.iter().any(|i| i.image == name && i.rust_symbols > 0);
+        assert_eq!(listed, has_rust(&ko), "{name}: {images:#?}");
+        with_rust += usize::from(listed);
     }
+    assert!(with_rust >= 2, "{images:#?}");
     // The built-in sample's 512- and 557-character symbols, held cut by the demo series.
     let at_limit: Vec<_> =
         images[0].at_ksym_name_len.iter().filter(|s| s.symbol.len() >= 512).collect();
