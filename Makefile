@@ -146,7 +146,7 @@ KCIDB_PYTHON := $(TOOLS_PREFIX)/python/bin/python3
 DEMO := $(TOOLS_BIN)/demo
 LINT_RULES := $(TOOLS_BIN)/lint-rules
 
-.PHONY: help setup other-rust-analyzers ci-tools tools kernel demo report ci-cell ci-merge test-ci-cell test test-kernel test-arch test-versions test-llvm check bench rust-analyzer kallsyms-check layout-check upstream-series upstream-check fuzz stress lint docs docs-versions docs-arches docs-serve clean-cache
+.PHONY: help setup other-rust-analyzers ci-tools tools kernel demo report ci-cell ci-merge test-ci-cell test test-kernel test-arch test-wide bench-scaling test-versions test-llvm check bench rust-analyzer kallsyms-check layout-check upstream-series upstream-check fuzz stress lint docs docs-versions docs-arches docs-serve clean-cache
 
 help: ## List the targets
 	@echo "Rust-for-Linux developer tools. The two commands:"
@@ -265,8 +265,8 @@ test-arch: ## The tests that use the tree, against the ARCH= (arm64) build of Li
 
 # KERNEL_TESTS may hold several cargo selections, separated by `|`.
 test-kernel: kernel other-rust-analyzers ci-tools ## The tests against one demo kernel (KERNEL=, default 6.12)
-	@mkdir -p $(CACHE)/logs; status=0; log=$(CACHE)/logs/cargo-test-$(KERNEL)$(ARCH_TREE).log; : > $$log; \
-	boots=$(CACHE)/logs/boots-$(KERNEL)$(ARCH_TREE).log; : > $$boots; \
+	@mkdir -p $(CACHE)/logs; status=0; log=$(CACHE)/logs/cargo-test-$(KERNEL)$(ARCH_TREE)$(LLVM_TREE)$(FRAGMENT_TREE).log; : > $$log; \
+	boots=$(CACHE)/logs/boots-$(KERNEL)$(ARCH_TREE)$(LLVM_TREE)$(FRAGMENT_TREE).log; : > $$boots; \
 	IFS='|' read -ra selections <<< '$(KERNEL_TESTS)'; \
 	for selection in "$${selections[@]}"; do \
 		echo "==> tests against Linux $(KERNEL) $(ARCH) ($(KERNEL_OBJ)): cargo test $${selection# }" >&2; \
@@ -274,6 +274,15 @@ test-kernel: kernel other-rust-analyzers ci-tools ## The tests against one demo 
 	done; \
 	$(call sum_tests,tests against Linux $(KERNEL) $(ARCH),$$log) >&2; \
 	exit $$status
+
+# The wide trees (demo-kernel/VERSION/wide.config: every Rust driver of the kernel that builds on
+# x86-64, in trees of their own): the tests each demo kernel's WIDE_TESTS names. Not in make test:
+# two more kernel builds do not fit CI's 90 minutes with the rest (README.md, "The wide tree").
+test-wide: ## The tests against the wide tree of each demo kernel (KERNEL=: one), with every Rust driver
+	@status=0; for k in $(TEST_KERNELS); do \
+		$(MAKE) --no-print-directory test-kernel KERNEL=$$k CONFIG_FRAGMENT=demo-kernel/$$k/wide.config \
+			KERNEL_TESTS="$$(sed -n 's/^WIDE_TESTS *= *//p' demo-kernel/$$k/kernel.conf)" || status=$$?; \
+	done; exit $$status
 
 # Rust-for-Linux recommends LLVM=1: the mainline demo kernel built with bookworm's LLVM 19, in a
 # tree of its own, and 7.3's tests against it.
@@ -317,11 +326,22 @@ stress: kernel ## Every QEMU test STRESS_RUNS times (default 20) with the cores 
 ifneq ($(and $(filter bench,$(MAKECMDGOALS)),$(KERNEL_SRC_GIVEN)),)
 $(error make bench compares with anchors (make rustdoc, make CLIPPY=1) that write into the tree they run on, so it runs on the demo trees only: drop KERNEL_SRC= (KERNEL= picks a demo kernel))
 endif
-bench: kernel other-rust-analyzers ## Benchmarks: each tool against its anchor, as ratios in one run (demo trees only)
+bench: kernel other-rust-analyzers ## Benchmarks: each tool against its anchor, as ratios in one run, then how each grows (bench-scaling)
 	$(TREE_ENV) $(CARGO) bench --locked -p rust-project-gen --bench vs_upstream
 	$(TREE_ENV) $(CARGO) bench --locked -p kallsyms-check --bench decode_vs_decode_stacktrace
 	$(TREE_ENV) $(CARGO) bench --locked -p lint-rules --bench vs_clippy
 	$(TREE_ENV) $(CARGO) bench --locked -p docs-site --bench vs_make_rustdoc
+	@$(MAKE) --no-print-directory bench-scaling KERNEL=$(KERNEL)
+
+# How each tool's cost grows with the tree: the demo tree and the wide tree (wide.config) of
+# KERNEL side by side, each tool and its anchor on both. decode-stacktrace is measured on a tree
+# where `make demo` kept an oops log.
+WIDE_CACHE := $(CACHE)/linux-$(KERNEL)$(ARCH_TREE)$(LLVM_TREE)-wide
+bench-scaling: tools ## How each tool's cost grows: KERNEL's demo tree and wide tree side by side
+	@$(MAKE) --no-print-directory kernel KERNEL=$(KERNEL)
+	@$(MAKE) --no-print-directory kernel KERNEL=$(KERNEL) CONFIG_FRAGMENT=demo-kernel/$(KERNEL)/wide.config
+	SCALING_TREES="$(KERNEL)=$(CACHE)/linux-$(KERNEL)$(ARCH_TREE)$(LLVM_TREE) $(KERNEL)-wide=$(WIDE_CACHE)" \
+		$(CARGO) bench --locked -p demo --bench scaling
 
 rust-analyzer: kernel ## Write rust-project.json for the demo tree (M=dir: for that external module; LINT=1: lint-rules on save) and print its path
 	@sysroot=$$(rustc --print sysroot); \
@@ -358,7 +378,7 @@ lint: kernel ## Lint the kernel's rust/, samples/rust/, drivers/ (with its clipp
 # The documentation site: every crate kbuild built, documented with its build's flags, the
 # kernel's doctests run in QEMU, all links checked. Crates whose inputs did not change are reused.
 DOCS_DIR := $(TREE_CACHE)/docs/site
-DOCS_CONFIG_NAME := $(if $(filter $(CACHE)/%,$(KERNEL_OBJ)),tinyconfig + demo-kernel/$(KERNEL)/demo.config + arch/$(ARCH)/arch.config,$(KERNEL_OBJ)/.config)
+DOCS_CONFIG_NAME := $(if $(filter $(CACHE)/%,$(KERNEL_OBJ)),tinyconfig + demo-kernel/$(KERNEL)/demo.config + arch/$(ARCH)/arch.config$(if $(CONFIG_FRAGMENT), + $(CONFIG_FRAGMENT)),$(KERNEL_OBJ)/.config)
 DOCS_SITE := $(TOOLS_BIN)/docs-site
 # Documentation every tree of this cache may share (`core`, documented once per toolchain,
 # target and flags).
