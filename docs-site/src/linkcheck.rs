@@ -203,6 +203,12 @@ pub const KNOWN_UPSTREAM: &[Known] = &[
         kernels: BOTH,
     },
     Known {
+        page: "kernel/block/mq/trait.Operations.html",
+        link: "vtable",
+        why: MQ_VTABLE,
+        kernels: ONLY_6_12,
+    },
+    Known {
         page: "ax88796b_rust/index.html",
         link: "./ax88796b.c",
         why: AX88796B_C,
@@ -212,6 +218,9 @@ pub const KNOWN_UPSTREAM: &[Known] = &[
 
 /// The demo kernels.
 const BOTH: &[&str] = &["6.12", "7.3"];
+
+/// The 6.12 demo kernel.
+const ONLY_6_12: &[&str] = &["6.12"];
 
 /// The 7.3 demo kernel.
 const ONLY_7_3: &[&str] = &["7.3"];
@@ -226,6 +235,7 @@ const MACROS_FOR_LT: &str = "rust/macros/lib.rs:517,532-534 (7.3) link trait.For
 const MACROS_ADAPTER: &str = "rust/macros/lib.rs:276 (7.3) links ../kernel/fmt/struct.Adapter.html, but kernel::fmt::Adapter is #[doc(hidden)] (rust/kernel/fmt.rs:23), so it has no page";
 
 /// Why `core`'s own pages (when the site documents `core`) have six broken anchors.
+const MQ_VTABLE: &str = "rust/macros/vtable.rs:57 (6.12) documents a trait's USE_VTABLE_ATTR with the intra-doc link [`#[vtable]`](vtable), which resolves only where `vtable` is in scope; rust/kernel/block/mq/operations.rs writes #[macros::vtable] and imports no `vtable`, so rustdoc keeps the link as it is (7.3's imports the prelude, which has it; seen where the block layer is built: the wide tree)";
 const AX88796B_C: &str = "drivers/net/phy/ax88796b_rust.rs:6 links the C driver as ./ax88796b.c, a path beside the crate's page; the coding guidelines' form is srctree/drivers/net/phy/ax88796b.c (seen where the crate is built: the wide trees)";
 const CORE_ASCII: &str = "core's docs link to_ascii_lowercase/uppercase, which alloc (not core) defines for [u8] and str; they resolve only in std's docs";
 
