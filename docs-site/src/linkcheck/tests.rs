@@ -147,3 +147,23 @@ fn a_page_that_is_a_file_scanned_before_is_not_read_again() {
     assert_eq!(scanned.pages["kernel/index.html"].links, ["struct.Task.html"]);
     assert_eq!(scanned.pages, scan_site(&site, 1).unwrap().pages);
 }
+
+/// A kept report is classified anew against the list at hand: a link set aside under an older
+/// list that this one does not have counts as broken again, and one it lists is set aside.
+#[test]
+fn known_mistakes_are_set_aside_again_by_the_list_at_hand() {
+    let broken = |page: &str, link: &str| Broken {
+        page: page.into(),
+        link: link.into(),
+        reason: Reason::MissingFile,
+    };
+    let known =
+        |page: &'static str, link: &'static str| Known { page, link, why: "why", kernels: &[] };
+    let mut report =
+        Report { broken: vec![broken("a.html", "x"), broken("b.html", "y")], ..Report::default() };
+    set_aside_known(&mut report, &[known("a.html", "x")]);
+    assert_eq!(report.broken, [broken("b.html", "y")]);
+    set_aside_known(&mut report, &[known("b.html", "y")]);
+    assert_eq!(report.broken, [broken("a.html", "x")]);
+    assert_eq!(report.known, [(broken("b.html", "y"), "why".to_owned())]);
+}
