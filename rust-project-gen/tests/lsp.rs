@@ -79,15 +79,8 @@ fn editor_session_on_an_out_of_tree_module() {
     let module_dir = dir.path().canonicalize().unwrap();
     let file = kbuild::testing::build_module(&src, &obj, &module_dir, "lsp_demo", MODULE);
 
-    let sysroot = common::sysroot();
-    let sysroot_src = sysroot.join("lib/rustlib/src/rust/library");
-    let run = common::run(&[
-        src.as_os_str(),
-        obj.as_os_str(),
-        sysroot.as_os_str(),
-        sysroot_src.as_os_str(),
-        module_dir.as_os_str(),
-    ]);
+    let sysroot_src = common::sysroot().join("lib/rustlib/src/rust/library");
+    let run = common::run_on_tree(&src, &obj, &[module_dir.as_os_str()]);
     assert_eq!(run.code, 0, "{}", run.stderr);
 
     let mut server = start(&module_dir);

@@ -46,16 +46,7 @@ fn from_a_driver_into_kernel_and_bindings() {
     );
     let dir = tempfile::tempdir().unwrap();
     let project = dir.path().join("rust-project.json");
-    let sysroot = common::sysroot();
-    let sysroot_src = sysroot.join("lib/rustlib/src/rust/library");
-    let run = common::run(&[
-        src.as_os_str(),
-        obj.as_os_str(),
-        sysroot.as_os_str(),
-        sysroot_src.as_os_str(),
-        "--output".as_ref(),
-        project.as_os_str(),
-    ]);
+    let run = common::run_on_tree(&src, &obj, &["--output".as_ref(), project.as_os_str()]);
     assert_eq!(run.code, 0, "{}", run.stderr);
 
     let mut server = start(&src, &project);

@@ -121,6 +121,20 @@ pub struct Run {
     pub stderr: String,
 }
 
+/// Runs the real binary on a built tree with the toolchain's sysroot, then `more` arguments.
+pub fn run_on_tree(srctree: &Path, objtree: &Path, more: &[&std::ffi::OsStr]) -> Run {
+    let sysroot = sysroot();
+    let sysroot_src = sysroot.join("lib/rustlib/src/rust/library");
+    let mut args = vec![
+        srctree.as_os_str(),
+        objtree.as_os_str(),
+        sysroot.as_os_str(),
+        sysroot_src.as_os_str(),
+    ];
+    args.extend_from_slice(more);
+    run(&args)
+}
+
 /// Runs the real binary with `args` from the manifest's directory, with a deadline.
 pub fn run(args: &[&std::ffi::OsStr]) -> Run {
     run_env(args, None)
