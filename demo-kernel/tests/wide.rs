@@ -1,7 +1,7 @@
 //! The Rust drivers of the wide tree (`demo-kernel/VERSION/wide.config`: every Rust driver of
 //! the kernel that builds on the architecture), booted in QEMU as far as QEMU's machine lets
 //! them run: rnull serving I/O, binder's devices in binderfs, the PHY drivers registered, and
-//! every module kbuild built (the Rust drivers and samples, and the C modules they select)
+//! every module kbuild built (the Rust drivers and samples, and the few C ones it builds too)
 //! loading and unloading.
 //!
 //! Not part of `cargo test --workspace` (`test = false`): `make test-wide` builds the wide tree
