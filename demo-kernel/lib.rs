@@ -18,6 +18,8 @@ pub struct Kernel {
     pub objtree: PathBuf,
     /// What the build produced: vmlinux, the image and its architecture.
     pub built: kbuild::Built,
+    /// Its `.config`.
+    pub config: kbuild::Config,
 }
 
 /// The demo tree from `KERNEL_SRC` and `KERNEL_OBJ`, checked to be built.
@@ -27,7 +29,12 @@ pub struct Kernel {
 /// If they are not set or the tree is not built, with a message saying to run `make test`.
 pub fn kernel() -> Kernel {
     let tree = kbuild::testing::demo_tree();
-    Kernel { srctree: tree.srctree.path, objtree: tree.objtree.path, built: tree.built }
+    Kernel {
+        srctree: tree.srctree.path,
+        objtree: tree.objtree.path,
+        built: tree.built,
+        config: tree.objtree.config,
+    }
 }
 
 /// The folder of the demo kernel `make test` runs against (`DEMO_KERNEL`, `demo-kernel/6.12`):

@@ -15,10 +15,7 @@ use object::{Object, ObjectSection};
 /// Fails unless the tree enables each of `options` (so that no test passes having checked
 /// nothing on a tree without the driver).
 fn require(kernel: &Kernel, options: &[&str]) {
-    let path = kernel.objtree.join(".config");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let config = kbuild::config::Config::parse(&text).unwrap_or_else(|e| panic!("{e}"));
-    let missing: Vec<&&str> = options.iter().filter(|o| !config.is_enabled(o)).collect();
+    let missing: Vec<&&str> = options.iter().filter(|o| !kernel.config.is_enabled(o)).collect();
     assert!(
         missing.is_empty(),
         "{}/.config does not enable {missing:?}: these tests run against the wide tree (`make test-wide`)",
@@ -141,11 +138,9 @@ struct Module {
 /// The modules kbuild built (`modules.order`), in an order that loads what a module needs
 /// before it.
 fn modules_in_load_order(objtree: &Path) -> Vec<Module> {
-    let order = std::fs::read_to_string(objtree.join("modules.order")).unwrap();
-    let mut pending: Vec<Module> = order
-        .lines()
-        .map(|line| {
-            let ko = objtree.join(Path::new(line.trim()).with_extension("ko"));
+    let mut pending: Vec<Module> = kbuild::built_modules(objtree)
+        .into_iter()
+        .map(|ko| {
             let name = ko.file_stem().unwrap().to_string_lossy().replace('-', "_");
             let bytes = std::fs::read(&ko).unwrap_or_else(|e| panic!("{}: {e}", ko.display()));
             let file = object::File::parse(&*bytes).unwrap();

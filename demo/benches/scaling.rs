@@ -10,6 +10,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use rust_project_gen::rust_analyzer::{AnalysisStats, analysis_stats};
 use subprocess::Command;
 use subprocess::testing::{Measured, run_measured, user_binary};
 
@@ -26,38 +27,6 @@ struct Tree {
 struct Cost {
     ours: Option<(Duration, u64)>,
     anchor: Option<(Duration, u64)>,
-}
-
-/// What `rust-analyzer analysis-stats` says of a file: its expressions, those of unknown type,
-/// and the memory it counts itself (MB).
-#[derive(Clone, Copy, Default)]
-struct Stats {
-    exprs: u64,
-    unknown: u64,
-    memory_mb: u64,
-}
-
-impl Stats {
-    fn parse(output: &str) -> Stats {
-        let mut stats = Stats::default();
-        for line in output.split(['\r', '\n', '\u{8}']).map(str::trim) {
-            if let Some(rest) = line.strip_prefix("exprs: ") {
-                // "exprs: 102984, ??ty: 5449 (5%), ?ty: 0 (0%), !ty: 0"
-                stats.exprs =
-                    rest.split(',').next().and_then(|n| n.trim().parse().ok()).unwrap_or(0);
-                stats.unknown = rest
-                    .split("??ty: ")
-                    .nth(1)
-                    .and_then(|r| r.split(' ').next())
-                    .and_then(|n| n.parse().ok())
-                    .unwrap_or(0);
-            } else if let Some(rest) = line.strip_prefix("Total:") {
-                let memory = rest.split(',').nth(1).unwrap_or("").trim();
-                stats.memory_mb = memory.trim_end_matches("mb").parse().unwrap_or(0);
-            }
-        }
-        stats
-    }
 }
 
 /// How big a tree is.
@@ -95,10 +64,11 @@ fn trees() -> Vec<Tree> {
     trees
 }
 
-/// One run of `cmd`, which must succeed (or exit with one of `codes`): its time and peak memory.
-fn measure(what: &str, tree: &Tree, cmd: &Command, codes: &[i32]) -> (Duration, u64, String) {
+/// One run of `cmd`, which must succeed (or exit with one of `codes`): what it printed, its
+/// time and its peak memory.
+fn measure(what: &str, tree: &Tree, cmd: &Command, codes: &[i32]) -> Measured {
     eprintln!("==> {}: {what}", tree.label);
-    let measured: Measured = run_measured(cmd);
+    let measured = run_measured(cmd);
     let code = measured.output.status.code();
     if !code.is_some_and(|c| codes.contains(&c)) {
         eprintln!(
@@ -113,7 +83,12 @@ fn measure(what: &str, tree: &Tree, cmd: &Command, codes: &[i32]) -> (Duration, 
         measured.elapsed.as_secs_f64(),
         progress::format_size(measured.peak_rss)
     );
-    (measured.elapsed, measured.peak_rss, measured.output.stdout)
+    measured
+}
+
+/// Its time and peak memory.
+fn cost_of(measured: &Measured) -> (Duration, u64) {
+    (measured.elapsed, measured.peak_rss)
 }
 
 /// The median of `runs` runs' times, and the largest peak.
@@ -122,10 +97,10 @@ fn median_of(runs: usize, what: &str, tree: &Tree, cmd: &Command) -> ((Duration,
     let mut peak = 0;
     let mut stdout = String::new();
     for _ in 0..runs {
-        let (took, rss, out) = measure(what, tree, cmd, &[0]);
-        times.push(took);
-        peak = peak.max(rss);
-        stdout = out;
+        let measured = measure(what, tree, cmd, &[0]);
+        times.push(measured.elapsed);
+        peak = peak.max(measured.peak_rss);
+        stdout = measured.output.stdout;
     }
     times.sort();
     ((times[runs / 2], peak), stdout)
@@ -163,7 +138,6 @@ fn size(tree: &Tree, crates: usize) -> Size {
 
 fn main() {
     let trees = trees();
-    let bin = |name: &str| user_binary(name);
     let sysroot_out = Command::new("rustc", Path::new("/"))
         .args(["--print", "sysroot"])
         .timeout(Duration::from_secs(60))
@@ -182,7 +156,7 @@ fn main() {
     ];
     let mut sizes = Vec::new();
     let mut costs: Vec<[Cost; 7]> = Vec::new();
-    let mut analyses: Vec<[Stats; 2]> = Vec::new();
+    let mut analyses: Vec<[AnalysisStats; 2]> = Vec::new();
     for tree in &trees {
         let (src, obj) = (&tree.srctree, &tree.objtree);
         let mut cost = [Cost::default(); 7];
@@ -190,7 +164,8 @@ fn main() {
 
         // rust-project-gen, and upstream's script as `make rust-analyzer` runs it.
         let trees_args = [src, obj, &sysroot, &sysroot.join("lib/rustlib/src/rust/library")];
-        let ours = Command::new(bin("rust-project-gen"), obj).args(trees_args).arg("--stdout");
+        let ours =
+            Command::new(user_binary("rust-project-gen"), obj).args(trees_args).arg("--stdout");
         let (figure, json) = median_of(5, "rust-project-gen", tree, &ours);
         cost[0].ours = Some(figure);
         let (_, script) =
@@ -203,7 +178,7 @@ fn main() {
         sizes.push(size(tree, crates));
 
         // rust-analyzer on each file: one analysis-stats run each.
-        let mut stats = [Stats::default(); 2];
+        let mut stats = [AnalysisStats::default(), AnalysisStats::default()];
         for (side, text) in [(0, json.to_string()), (1, upstream_json)] {
             let dir = scratch.path().join(["ours", "upstream"][side]);
             std::fs::create_dir_all(&dir).unwrap();
@@ -213,25 +188,17 @@ fn main() {
                 .arg(&dir)
                 .env("MALLOC_ARENA_MAX", "1")
                 .timeout(Duration::from_secs(1800));
-            let measured = run_measured(&cmd);
-            if !measured.output.success() {
-                eprintln!(
-                    "{}: analysis-stats failed:\n{}",
-                    tree.label,
-                    subprocess::testing::report(&cmd, &measured.output)
-                );
-                std::process::exit(1)
-            }
+            let measured = measure("rust-analyzer analysis-stats", tree, &cmd, &[0]);
             let output = format!("{}\n{}", measured.output.stdout, measured.output.stderr);
-            stats[side] = Stats::parse(&output);
+            stats[side] = analysis_stats(&output);
             let slot = if side == 0 { &mut cost[1].ours } else { &mut cost[1].anchor };
-            *slot = Some((measured.elapsed, measured.peak_rss));
+            *slot = Some(cost_of(&measured));
         }
 
         // docs-site, cold, with a store of shared documentation of its own (core documented
         // too, as make rustdoc does), and make rustdoc.
         let site = scratch.path().join("site");
-        let docs = Command::new(bin("docs-site"), obj)
+        let docs = Command::new(user_binary("docs-site"), obj)
             .arg("build")
             .args(["--srctree".as_ref(), src.as_os_str()])
             .args(["--objtree".as_ref(), obj.as_os_str()])
@@ -242,43 +209,38 @@ fn main() {
             .arg("--shared-dir")
             .arg(scratch.path().join("shared"))
             .timeout(Duration::from_secs(3600));
-        let (took, peak, _) = measure("docs-site build, cold", tree, &docs, &[0]);
-        cost[2].ours = Some((took, peak));
+        cost[2].ours = Some(cost_of(&measure("docs-site build, cold", tree, &docs, &[0])));
         let rustdoc =
             kbuild::make::kernel_make(src, obj).arg("rustdoc").timeout(Duration::from_secs(3600));
-        let (took, peak, _) = measure("make rustdoc", tree, &rustdoc, &[0]);
-        cost[2].anchor = Some((took, peak));
+        cost[2].anchor = Some(cost_of(&measure("make rustdoc", tree, &rustdoc, &[0])));
 
         // lint-rules on the kernel's code (1: findings, triaged).
-        let mut lint = Command::new(bin("lint-rules"), obj)
+        let mut lint = Command::new(user_binary("lint-rules"), obj)
             .args(["check".as_ref(), "--srctree".as_ref(), src.as_os_str()])
             .args(["--objtree".as_ref(), obj.as_os_str()]);
         for dir in ["rust", "samples/rust", "drivers"] {
             lint = lint.arg(src.join(dir));
         }
-        let (took, peak, _) = measure("lint-rules check", tree, &lint, &[0, 1]);
-        cost[3].ours = Some((took, peak));
+        cost[3].ours = Some(cost_of(&measure("lint-rules check", tree, &lint, &[0, 1])));
 
         let vmlinux = obj.join("vmlinux");
-        let layout = Command::new(bin("layout-check"), obj)
+        let layout = Command::new(user_binary("layout-check"), obj)
             .arg("check")
             .args([vmlinux.as_os_str(), obj.as_os_str(), tree.extmod.as_os_str()])
             .args(["--srctree".as_ref(), src.as_os_str()])
             .timeout(Duration::from_secs(1800));
-        let (took, peak, _) = measure("layout-check check", tree, &layout, &[0, 1]);
-        cost[4].ours = Some((took, peak));
+        cost[4].ours = Some(cost_of(&measure("layout-check check", tree, &layout, &[0, 1])));
 
-        let scan = Command::new(bin("kallsyms-check"), obj)
+        let scan = Command::new(user_binary("kallsyms-check"), obj)
             .arg("scan")
             .args([vmlinux.as_os_str(), obj.as_os_str()])
             .timeout(Duration::from_secs(600));
-        let (took, peak, _) = measure("kallsyms-check scan", tree, &scan, &[0, 1]);
-        cost[5].ours = Some((took, peak));
+        cost[5].ours = Some(cost_of(&measure("kallsyms-check scan", tree, &scan, &[0, 1])));
 
         // The NULL-write oops the demo's kallsyms-check kept, when the demo ran on this tree.
         let log = obj.parent().unwrap().join("demo/kallsyms-check-logs/rust_oops_null.log");
         if log.is_file() {
-            let decode = Command::new(bin("decode-stacktrace"), obj)
+            let decode = Command::new(user_binary("decode-stacktrace"), obj)
                 .args([vmlinux.as_os_str(), src.as_os_str(), tree.extmod.as_os_str()])
                 .arg("--log")
                 .arg(&log);
@@ -313,16 +275,17 @@ fn main() {
     );
     println!("|---|---:|---:|---:|");
     for (tree, [ours, upstream]) in trees.iter().zip(&analyses) {
+        let memory = |s: &AnalysisStats| s.total_memory_mb.unwrap_or_default();
         println!(
             "| {} | {} / {} | {} / {} | {} MB / {} MB ({:.2}x) |",
             tree.label,
-            ours.exprs,
-            upstream.exprs,
-            ours.unknown,
-            upstream.unknown,
-            ours.memory_mb,
-            upstream.memory_mb,
-            ours.memory_mb as f64 / upstream.memory_mb.max(1) as f64
+            ours.exprs.map_or(0, |e| e.0),
+            upstream.exprs.map_or(0, |e| e.0),
+            ours.exprs.map_or(0, |e| e.1),
+            upstream.exprs.map_or(0, |e| e.1),
+            memory(ours),
+            memory(upstream),
+            memory(ours) as f64 / memory(upstream).max(1) as f64
         );
     }
 }

@@ -211,7 +211,7 @@ impl Suite {
         let logs = self.work_dir.join("kallsyms-check-logs");
         let mut inputs = vec![self.objtree.join("vmlinux"), image.to_owned()];
         inputs.extend(kos.iter().cloned());
-        inputs.extend(built_modules(&self.objtree));
+        inputs.extend(kbuild::built_modules(&self.objtree));
         let (result, reused) = self.reused_or_run("kallsyms-check", &inputs, || {
             let args = vec![
                 "run".into(),
@@ -270,12 +270,6 @@ impl Suite {
     fn result_file(&self, tool: &str) -> PathBuf {
         self.work_dir.join("results").join(format!("{tool}.json"))
     }
-}
-
-/// The modules kbuild built in `objtree`, as `modules.order` lists them (none without it).
-fn built_modules(objtree: &Path) -> Vec<PathBuf> {
-    let order = std::fs::read_to_string(objtree.join("modules.order")).unwrap_or_default();
-    order.lines().map(|line| objtree.join(Path::new(line.trim()).with_extension("ko"))).collect()
 }
 
 /// The toolchain's sysroot (`rustc --print sysroot`), asked once for the tools that need it.

@@ -20,7 +20,7 @@ use kallsyms_check::scenarios::{
     prerequisites, scenario_result,
 };
 use kallsyms_check::{FrameCheck, KSYM_NAME_LEN, head};
-use report::results::{self, SymbolFate};
+use report::results;
 
 /// Check that Rust symbols come out of kallsyms whole.
 #[derive(Parser, Debug)]
@@ -165,8 +165,7 @@ fn run(cli: &Cli) -> anyhow::Result<bool> {
             } else {
                 print_symbol_lengths(&images);
             }
-            let mut long = images.iter().flat_map(|i| &i.at_ksym_name_len);
-            Ok(long.all(|s| s.fate != SymbolFate::LeftOut))
+            Ok(results::left_out(&images) == 0)
         }
         Cmd::Run { objtree, extmod_dir, json, html, logs } => {
             run_scenarios(objtree, extmod_dir, *json, html.as_deref(), logs.as_deref())
@@ -280,13 +279,14 @@ fn run_scenarios(
         );
     }
     let (_, built) = kbuild::Objtree::open_built(objtree)?;
-    let images = Images::open(&built.vmlinux, &module_dir)?;
-    // The symbol lengths of vmlinux and of every module the tree and the scenarios built.
-    let vmlinux_bytes = std::fs::read(&built.vmlinux)
+    // Read once: the symbol table, the kallsyms table and the symbol lengths of vmlinux (and of
+    // every module the tree and the scenarios built) all come from these bytes.
+    let bytes = std::fs::read(&built.vmlinux)
         .with_context(|| format!("cannot read {}", built.vmlinux.display()))?;
-    let lengths =
-        kallsyms_check::lengths::scan(&built.vmlinux, &vmlinux_bytes, &[objtree, &module_dir])?;
-    drop(vmlinux_bytes);
+    let lengths = kallsyms_check::lengths::scan(&built.vmlinux, &bytes, &[objtree, &module_dir])?;
+    let vmlinux = symbolizer::Image::parse(&built.vmlinux, &bytes)?;
+    drop(bytes);
+    let images = Images::with_vmlinux(&built.vmlinux, vmlinux, &module_dir)?;
     let mut all_ok = true;
     let mut results = Vec::new();
     let mut scenario_frames = Vec::new();
@@ -312,8 +312,7 @@ fn run_scenarios(
         scenario_frames.push((scenario.name, scenario.what, result.ok, result.checks.clone()));
         results.push(scenario_result(scenario, &result, kept));
     }
-    let left_out = lengths.iter().flat_map(|i| &i.at_ksym_name_len);
-    all_ok &= left_out.into_iter().all(|s| s.fate != SymbolFate::LeftOut);
+    all_ok &= results::left_out(&lengths) == 0;
     if !json {
         print_symbol_lengths(&lengths);
     }

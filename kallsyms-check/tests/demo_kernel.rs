@@ -235,13 +235,12 @@ fn json_for_machines() {
     // The symbol lengths: vmlinux first, then every module with Rust code, the tree's samples
     // (modules.order) and the scenarios' modules alike.
     assert!(images[0].image.ends_with("vmlinux"), "{images:#?}");
-    let order = std::fs::read_to_string(var("KERNEL_OBJ").join("modules.order")).unwrap();
     let has_rust = |ko: &Path| {
         let bytes = std::fs::read(ko).unwrap();
         let file = object::File::parse(&*bytes).unwrap();
         file.symbols().any(|s| s.name().is_ok_and(|n| n.starts_with("_R")))
     };
-    let kos = order.lines().map(|o| var("KERNEL_OBJ").join(o).with_extension("ko"));
+    let kos = kbuild::built_modules(&var("KERNEL_OBJ")).into_iter();
     let mut with_rust = 0;
     for ko in kos.chain([var("EXTMOD_DIR").join("rust_oops/rust_oops_null.ko")]) {
         let name = ko.file_stem().unwrap().to_str().unwrap().replace('-', "_");

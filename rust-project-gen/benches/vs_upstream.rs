@@ -258,29 +258,17 @@ struct AnalysisStats {
 
 impl AnalysisStats {
     fn parse(output: &str) -> AnalysisStats {
-        let mut stats = AnalysisStats::default();
-        for line in output.split(['\r', '\n', '\u{8}']) {
-            let line = line.trim();
-            if let Some(rest) = line.strip_prefix("exprs: ") {
-                // "exprs: 102984, ??ty: 5449 (5%), ?ty: 0 (0%), !ty: 0"
-                let total = rest.split(',').next().and_then(|n| n.trim().parse().ok());
-                let unknown = rest
-                    .split("??ty: ")
-                    .nth(1)
-                    .and_then(|r| r.split(' ').next())
-                    .and_then(|n| n.parse().ok());
-                stats.exprs = total.zip(unknown);
-            } else if let Some(rest) = line.strip_prefix("Total:") {
-                let mut parts = rest.split(',');
-                stats.total_time = parts.next().unwrap_or("").trim().to_owned();
-                let memory = parts.next().unwrap_or("").trim();
-                stats.total_memory = memory.trim_end_matches("mb").parse().unwrap_or_else(|_| {
-                    eprintln!("bench: analysis-stats printed no memory figure: {line:?}");
-                    std::process::exit(2)
-                });
-            }
+        let stats = rust_project_gen::rust_analyzer::analysis_stats(output);
+        let total_memory = stats.total_memory_mb.unwrap_or_else(|| {
+            eprintln!("bench: analysis-stats printed no memory figure:\n{output}");
+            std::process::exit(2)
+        });
+        AnalysisStats {
+            exprs: stats.exprs,
+            total_time: stats.total_time,
+            total_memory,
+            peak_rss: 0,
         }
-        stats
     }
 
     /// The run with the median memory figure, with the median peak memory of all.

@@ -1,6 +1,7 @@
 //! What the installed rust-analyzer understands of `rust-project.json`, from its version, and
 //! what its check of a file found.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use report::results;
@@ -189,6 +190,41 @@ pub fn error_lines(diagnostics_stdout: &str) -> Vec<&str> {
         .filter(|l| l.contains("Error "))
         .map(|l| l.find("at crate ").or_else(|| l.find("Error ")).map_or(l, |at| &l[at..]))
         .collect()
+}
+
+/// What `rust-analyzer analysis-stats` says of a workspace.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AnalysisStats {
+    /// The expressions it inferred, and those of unknown type (`exprs: 102984, ??ty: 5449
+    /// (5%), ?ty: 0 (0%), !ty: 0`).
+    pub exprs: Option<(u64, u64)>,
+    /// Its total time, as printed (`Total: 7.5s, 660mb`).
+    pub total_time: String,
+    /// The memory it counts itself, in MB, when it printed it.
+    pub total_memory_mb: Option<u64>,
+}
+
+/// The figures of `rust-analyzer analysis-stats` output (stdout and stderr: its progress
+/// lines end in `\r` and backspaces).
+pub fn analysis_stats(output: &str) -> AnalysisStats {
+    let mut stats = AnalysisStats::default();
+    for line in output.split(['\r', '\n', '\u{8}']).map(str::trim) {
+        if let Some(rest) = line.strip_prefix("exprs: ") {
+            let total = rest.split(',').next().and_then(|n| n.trim().parse().ok());
+            let unknown = rest
+                .split("??ty: ")
+                .nth(1)
+                .and_then(|r| r.split(' ').next())
+                .and_then(|n| n.parse().ok());
+            stats.exprs = total.zip(unknown);
+        } else if let Some(rest) = line.strip_prefix("Total:") {
+            let mut parts = rest.split(',');
+            stats.total_time = parts.next().unwrap_or("").trim().to_owned();
+            let memory = parts.next().unwrap_or("").trim();
+            stats.total_memory_mb = memory.strip_suffix("mb").and_then(|m| m.parse().ok());
+        }
+    }
+    stats
 }
 
 /// A bug of rust-analyzer itself that shows as an error in correct kernel code, with the
@@ -445,18 +481,19 @@ pub fn analysis(folder: &Path, version: &str, diagnostics_stdout: &str) -> resul
         rust_analyzer: version.trim().to_owned(),
         ..results::Analysis::default()
     };
-    let mut seen: Vec<*const BugError> = Vec::new();
+    // How many times each known error was reported so far.
+    let mut reported: HashMap<*const BugError, usize> = HashMap::new();
     for line in error_lines(diagnostics_stdout) {
         let error = line.trim().to_owned();
-        match known_error(line) {
-            Some((bug, known)) => {
-                seen.push(known);
-                if seen.iter().filter(|&&e| std::ptr::eq(e, known)).count() <= known.times {
-                    let issue = bug.issue.to_owned();
-                    analysis.known_bugs.push(results::KnownBugError { issue, error });
-                    continue;
-                }
-                analysis.errors.push(error);
+        let known = known_error(line).filter(|(_, known)| {
+            let times = reported.entry(*known).or_default();
+            *times += 1;
+            *times <= known.times
+        });
+        match known {
+            Some((bug, _)) => {
+                let issue = bug.issue.to_owned();
+                analysis.known_bugs.push(results::KnownBugError { issue, error });
             }
             None => analysis.errors.push(error),
         }
@@ -603,6 +640,17 @@ mod tests {
         let analysis = analysis(Path::new("/t"), "ra", &stdout);
         assert_eq!(analysis.known_bugs.len(), 1, "{analysis:?}");
         assert_eq!(analysis.errors, [error]);
+    }
+
+    /// The figures the benches compare, from progress-ridden output.
+    #[test]
+    fn analysis_stats_figures() {
+        let out = "Database loaded: 1.2s\r\u{8}\u{8}exprs: 102984, ??ty: 5449 (5%), ?ty: 0 (0%), !ty: 0\n\
+                   Total: 7.5s, 660mb\n";
+        let stats = analysis_stats(out);
+        assert_eq!(stats.exprs, Some((102_984, 5449)));
+        assert_eq!((stats.total_time.as_str(), stats.total_memory_mb), ("7.5s", Some(660)));
+        assert_eq!(analysis_stats("Total: 7.5s\n").total_memory_mb, None);
     }
 
     #[test]

@@ -249,5 +249,12 @@ impl Objtree {
     }
 }
 
+/// The modules (`.ko`) kbuild built in `objtree`, as its `modules.order` lists them, in that
+/// order (none without one).
+pub fn built_modules(objtree: &Path) -> Vec<PathBuf> {
+    let order = std::fs::read_to_string(objtree.join("modules.order")).unwrap_or_default();
+    order.lines().map(|line| objtree.join(Path::new(line.trim()).with_extension("ko"))).collect()
+}
+
 #[cfg(test)]
 mod tests;

@@ -619,18 +619,23 @@ impl SymbolFate {
     }
 }
 
+/// The Rust symbols of `images` that vmlinux's kallsyms table left out.
+pub fn left_out(images: &[ImageSymbols]) -> usize {
+    let symbols = images.iter().flat_map(|i| &i.at_ksym_name_len);
+    symbols.filter(|s| s.fate == SymbolFate::LeftOut).count()
+}
+
 /// The symbol lengths of `images`, summed: `5210 Rust function symbols in 38 images, 460 of
 /// 256 characters or more, 2 at KSYM_NAME_LEN (1 left out of kallsyms)`.
 pub fn symbol_lengths_summary(images: &[ImageSymbols]) -> String {
     let rust: usize = images.iter().map(|i| i.rust_symbols).sum();
     let over: usize = images.iter().map(|i| i.over_reader_len).sum();
-    let at_limit: Vec<&LongSymbol> = images.iter().flat_map(|i| &i.at_ksym_name_len).collect();
-    let left_out = at_limit.iter().filter(|s| s.fate == SymbolFate::LeftOut).count();
+    let at_limit: usize = images.iter().map(|i| i.at_ksym_name_len.len()).sum();
+    let left_out = left_out(images);
     let mut line = format!(
-        "{} in {}, {over} of {READER_NAME_LEN} characters or more, {} at KSYM_NAME_LEN",
+        "{} in {}, {over} of {READER_NAME_LEN} characters or more, {at_limit} at KSYM_NAME_LEN",
         plural(rust, "Rust function symbol"),
         plural(images.len(), "image"),
-        at_limit.len()
     );
     if left_out > 0 {
         line += &format!(" ({left_out} LEFT OUT of kallsyms)");
@@ -702,8 +707,7 @@ impl Kallsyms {
 
     /// The Rust symbols vmlinux's kallsyms table left out.
     pub fn left_out(&self) -> usize {
-        let symbols = self.images.iter().flat_map(|i| &i.at_ksym_name_len);
-        symbols.filter(|s| s.fate == SymbolFate::LeftOut).count()
+        left_out(&self.images)
     }
 
     /// `4 of 4 oops scenarios: every Rust frame whole and right`, and those not run.
