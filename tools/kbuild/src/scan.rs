@@ -69,9 +69,15 @@ pub struct Scan {
     pub cmd_files: usize,
 }
 
+/// Where the kernel's documentation builders write, under an objtree: `make htmldocs`
+/// (Sphinx) and `make rustdoc` (rustdoc, `Documentation/output/rust/rustdoc`). kbuild builds
+/// no object there and saves no `.cmd` file, and after a `make rustdoc` it holds nine in ten of
+/// the objtree's files (45,000 of 49,000 on the 6.12 demo tree): a scan does not read it.
+pub const DOCS_OUTPUT: &str = "Documentation/output";
+
 /// Reads every `.*.cmd` file under `tree` (not following symlinks, such as an objtree's
-/// `source`) and keeps the rustc invocations. The tree is read one depth at a time, each
-/// depth's directories shared out among threads.
+/// `source`; not in its [`DOCS_OUTPUT`]) and keeps the rustc invocations. The tree is read one
+/// depth at a time, each depth's directories shared out among threads.
 pub fn scan_rust_builds(tree: &Path) -> std::io::Result<Scan> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
     scan_with_threads(tree, threads)
@@ -81,6 +87,7 @@ fn scan_with_threads(tree: &Path, threads: usize) -> std::io::Result<Scan> {
     // The top directory must be readable; a subdirectory that is not is skipped.
     std::fs::read_dir(tree)?;
     let mut scan = Scan::default();
+    let docs_output = tree.join(DOCS_OUTPUT);
     let mut level = vec![tree.to_owned()];
     while !level.is_empty() {
         let mut next = Vec::new();
@@ -88,7 +95,7 @@ fn scan_with_threads(tree: &Path, threads: usize) -> std::io::Result<Scan> {
             scan.builds.extend(part.builds);
             scan.problems.extend(part.problems);
             scan.cmd_files += part.cmd_files;
-            next.extend(subdirs);
+            next.extend(subdirs.into_iter().filter(|d| *d != docs_output));
         }
         level = next;
     }

@@ -83,6 +83,15 @@ fn tree() -> tempfile::TempDir {
     }
     std::fs::create_dir(root.path().join(".git")).unwrap();
     std::fs::write(root.path().join(".git/.x.o.cmd"), "savedcmd_x.o := rustc x.rs\n").unwrap();
+    // `make rustdoc`'s output: nothing there is read, though it looked like a crate.
+    let rustdoc = root.path().join(DOCS_OUTPUT).join("rust/rustdoc");
+    std::fs::create_dir_all(&rustdoc).unwrap();
+    std::fs::write(rustdoc.join(".x.o.cmd"), "savedcmd_x.o := rustc x.rs\n").unwrap();
+    // The same names anywhere else are the tree's.
+    let other = root.path().join("d00/Documentation/output");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(other.join(".y.o.cmd"), "savedcmd_y.o := rustc --crate-name y y.rs\n")
+        .unwrap();
     root
 }
 
@@ -97,11 +106,12 @@ fn summary(scan: &Scan) -> (Vec<String>, Vec<String>, usize) {
 fn every_thread_count_finds_the_same() {
     let tree = tree();
     let one = summary(&scan_with_threads(tree.path(), 1).unwrap());
-    // 4 + 16 + 64 directories, three `.cmd` files each.
-    assert_eq!(one.0.len(), 84);
+    // 4 + 16 + 64 directories, three `.cmd` files each, and `d00/Documentation/output`'s.
+    assert_eq!(one.0.len(), 85);
     assert_eq!(one.1.len(), 84);
-    assert_eq!(one.2, 3 * 84);
+    assert_eq!(one.2, 3 * 84 + 1);
     assert_eq!(one.0[0], "d00/d10/d20/m.o");
+    assert!(one.0.contains(&"y.o".to_owned()));
     assert!(one.0.is_sorted());
     for threads in [2, 3, 8] {
         for _ in 0..5 {
