@@ -3,15 +3,26 @@
 //! bytes is fresh; a changed one with the same size and time is not). The workbench's input
 //! stamps, the demo's reuse and docs-site's crate stamps and site fingerprints are made here.
 //!
-//! One exception, [`tree_times`], answers another question: whether kbuild would find anything
-//! to do. kbuild (make) decides by times, so that question is answered by times too.
+//! Two exceptions answer another question, what kbuild has written since a moment, the way make
+//! and git answer it: by times. [`tree_times`] tells whether kbuild would find anything to do;
+//! a [`Stamp`] tells whether a file or directory is still the one read (kbuild's `.cmd` files,
+//! which `kbuild::scan` reads again only when theirs moved).
+//!
+//! And where results are kept: the suite's cache, [`suite_cache`].
 
 use std::collections::HashMap;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, SystemTime};
 
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+
+/// How long after its last change a file's times are trusted to say it did not change again:
+/// a file written twice within the clock's granularity keeps its time (git's "racily clean"
+/// files), and the file system's clock may be a few milliseconds coarse.
+pub const SETTLED_AFTER: Duration = Duration::from_secs(2);
 
 /// The SHA-256 of `data`, in lowercase hex.
 pub fn sha256(data: &[u8]) -> String {
@@ -37,7 +48,7 @@ pub fn file_sha256(path: &Path) -> Option<String> {
     let hash = sha256(&std::fs::read(path).ok()?);
     // A file written in the last moments may be written again within the clock's granularity,
     // its size and time unchanged: it is not remembered (git's "racily clean" files).
-    let settled = stat.1.elapsed().is_ok_and(|age| age > Duration::from_secs(2));
+    let settled = stat.1.elapsed().is_ok_and(|age| age > SETTLED_AFTER);
     if settled {
         let entry = (stat.0, stat.1, hash.clone());
         seen.lock().unwrap_or_else(|e| e.into_inner()).insert(path.to_owned(), entry);
@@ -83,6 +94,77 @@ pub fn tree_times(roots: &[&Path]) -> std::io::Result<String> {
         stack.extend(subdirs.into_iter().rev());
     }
     Ok(hex(&hash.finalize()))
+}
+
+/// What the file system says of an entry, without reading it: its device and inode, size, and
+/// modification and change times to the nanosecond (the change time moves with every write and
+/// cannot be set back, as a copy that keeps times sets the modification time). Two equal stamps
+/// of a settled entry mean it was not written in between; for a directory, that no entry was
+/// added, removed or renamed in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stamp {
+    dev: u64,
+    ino: u64,
+    size: u64,
+    mtime: (i64, i64),
+    ctime: (i64, i64),
+}
+
+impl Stamp {
+    /// The stamp of `meta` (not following a symbolic link's target when it came from
+    /// `symlink_metadata`).
+    pub fn of(meta: &std::fs::Metadata) -> Stamp {
+        use std::os::unix::fs::MetadataExt;
+        Stamp {
+            dev: meta.dev(),
+            ino: meta.ino(),
+            size: meta.size(),
+            mtime: (meta.mtime(), meta.mtime_nsec()),
+            ctime: (meta.ctime(), meta.ctime_nsec()),
+        }
+    }
+
+    /// The stamp of `meta` if the entry last changed [`SETTLED_AFTER`] or longer before `now`:
+    /// only such a stamp can say later that the entry did not change. `None` for one that
+    /// changed since, or whose time is ahead of `now`.
+    pub fn settled(meta: &std::fs::Metadata, now: SystemTime) -> Option<Stamp> {
+        let stamp = Stamp::of(meta);
+        let at = |(secs, nanos): (i64, i64)| {
+            let secs = u64::try_from(secs).ok()?;
+            let nanos = u32::try_from(nanos).ok()?;
+            SystemTime::UNIX_EPOCH.checked_add(Duration::new(secs, nanos))
+        };
+        let last = at(stamp.mtime)?.max(at(stamp.ctime)?);
+        now.duration_since(last).is_ok_and(|age| age >= SETTLED_AFTER).then_some(stamp)
+    }
+}
+
+/// The environment variable through which the Makefile passes its `CACHE`.
+pub const CACHE_ENV: &str = "RUST_KERNEL_TOOLS_CACHE";
+
+/// The suite's cache: `RUST_KERNEL_TOOLS_CACHE` (which the Makefile sets from its `CACHE`),
+/// else the Makefile's default, `$XDG_CACHE_HOME` or `$HOME/.cache`, then
+/// `rust-kernel-tools`. Relative paths are ignored, as the XDG specification asks.
+pub fn cache_dir(
+    suite_cache: Option<OsString>,
+    xdg_cache_home: Option<OsString>,
+    home: Option<OsString>,
+) -> Option<PathBuf> {
+    let absolute = |v: Option<OsString>| v.map(PathBuf::from).filter(|p| p.is_absolute());
+    absolute(suite_cache).or_else(|| {
+        absolute(xdg_cache_home)
+            .or_else(|| absolute(home).map(|h| h.join(".cache")))
+            .map(|c| c.join("rust-kernel-tools"))
+    })
+}
+
+/// The suite's cache ([`cache_dir`]) from this process's environment.
+pub fn suite_cache() -> Option<PathBuf> {
+    cache_dir(
+        std::env::var_os(CACHE_ENV),
+        std::env::var_os("XDG_CACHE_HOME"),
+        std::env::var_os("HOME"),
+    )
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -189,5 +271,46 @@ mod tests {
         std::fs::rename(obj.join("vmlinux"), src.join("vmlinux")).unwrap();
         assert_ne!(of(), built, "vmlinux moved to the srctree");
         assert!(tree_times(&[&dir.path().join("missing")]).is_err());
+    }
+
+    #[test]
+    fn a_stamp_changes_with_any_write_and_settles() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".kernel.o.cmd");
+        std::fs::write(&path, "savedcmd_rust/kernel.o := rustc").unwrap();
+        let meta = || std::fs::symlink_metadata(&path).unwrap();
+        let first = Stamp::of(&meta());
+        assert_eq!(Stamp::of(&meta()), first, "read again, nothing written");
+        let now = SystemTime::now();
+        assert_eq!(Stamp::settled(&meta(), now), None, "written just now");
+        assert_eq!(Stamp::settled(&meta(), now + SETTLED_AFTER), Some(first));
+        assert_eq!(Stamp::settled(&meta(), now - SETTLED_AFTER), None, "from the future");
+
+        // The same size, the modification time set back: the change time still moved.
+        let then = meta().modified().unwrap();
+        std::thread::sleep(Duration::from_millis(20));
+        std::fs::write(&path, "savedcmd_rust/kernel.o := gcc  ").unwrap();
+        std::fs::File::options().write(true).open(&path).unwrap().set_modified(then).unwrap();
+        assert_eq!(meta().len(), first.size);
+        assert_ne!(Stamp::of(&meta()), first, "rewritten, its time set back");
+
+        // Replaced by another file of the same name.
+        let replaced = Stamp::of(&meta());
+        std::fs::write(dir.path().join("new"), "savedcmd_rust/kernel.o := gcc  ").unwrap();
+        std::fs::rename(dir.path().join("new"), &path).unwrap();
+        assert_ne!(Stamp::of(&meta()), replaced, "renamed over");
+    }
+
+    #[test]
+    fn the_cache_is_the_makefiles() {
+        let os = |s: &str| Some(OsString::from(s));
+        let check = |suite, xdg, home, expect: Option<&str>| {
+            assert_eq!(cache_dir(suite, xdg, home), expect.map(PathBuf::from));
+        };
+        check(os("/c"), os("/x"), os("/h"), Some("/c"));
+        check(None, os("/x"), os("/h"), Some("/x/rust-kernel-tools"));
+        check(None, None, os("/h"), Some("/h/.cache/rust-kernel-tools"));
+        check(None, os("relative"), os("/h"), Some("/h/.cache/rust-kernel-tools"));
+        check(None, None, None, None);
     }
 }

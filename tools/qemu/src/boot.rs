@@ -445,14 +445,13 @@ fn run_qemu(
 /// and a KVM boot that prints starts the count again. The count belongs to one host boot (its
 /// `boot_id`): a reboot, maybe with another kernel or module options, tries KVM afresh.
 pub mod kvm_verdict {
-    use std::ffi::OsString;
     use std::io::Write;
     use std::path::{Path, PathBuf};
 
     use serde::{Deserialize, Serialize};
 
     /// The environment variable through which the Makefile passes its `CACHE`.
-    pub const CACHE_ENV: &str = "RUST_KERNEL_TOOLS_CACHE";
+    pub use freshness::CACHE_ENV;
 
     /// How many failed KVM boots in a row make KVM unusable until the host reboots.
     pub const GIVE_UP_AFTER: u32 = 2;
@@ -509,30 +508,8 @@ pub mod kvm_verdict {
         }
     }
 
-    /// The suite's cache: `RUST_KERNEL_TOOLS_CACHE` (which the Makefile sets from its `CACHE`),
-    /// else the Makefile's default, `$XDG_CACHE_HOME` or `$HOME/.cache`, then
-    /// `rust-kernel-tools`. Relative paths are ignored, as the XDG specification asks.
-    pub fn cache_dir(
-        suite_cache: Option<OsString>,
-        xdg_cache_home: Option<OsString>,
-        home: Option<OsString>,
-    ) -> Option<PathBuf> {
-        let absolute = |v: Option<OsString>| v.map(PathBuf::from).filter(|p| p.is_absolute());
-        absolute(suite_cache).or_else(|| {
-            absolute(xdg_cache_home)
-                .or_else(|| absolute(home).map(|h| h.join(".cache")))
-                .map(|c| c.join("rust-kernel-tools"))
-        })
-    }
-
-    /// The suite's cache ([`cache_dir`]) from this process's environment.
-    pub fn suite_cache() -> Option<PathBuf> {
-        cache_dir(
-            std::env::var_os(CACHE_ENV),
-            std::env::var_os("XDG_CACHE_HOME"),
-            std::env::var_os("HOME"),
-        )
-    }
+    /// The suite's cache ([`freshness::suite_cache`]).
+    pub use freshness::suite_cache;
 
     /// Where the state of this host is kept, and its boot id.
     fn here() -> Option<(PathBuf, String)> {
@@ -628,19 +605,6 @@ pub mod kvm_verdict {
             let state = old.after(BOOT, &silent());
             assert_eq!(state.failures_in_a_row, 1);
             assert_eq!(state.given_up(BOOT), None);
-        }
-
-        #[test]
-        fn the_cache_is_the_makefiles() {
-            let os = |s: &str| Some(OsString::from(s));
-            let check = |suite, xdg, home, expect: Option<&str>| {
-                assert_eq!(cache_dir(suite, xdg, home), expect.map(PathBuf::from));
-            };
-            check(os("/c"), os("/x"), os("/h"), Some("/c"));
-            check(None, os("/x"), os("/h"), Some("/x/rust-kernel-tools"));
-            check(None, None, os("/h"), Some("/h/.cache/rust-kernel-tools"));
-            check(None, os("relative"), os("/h"), Some("/h/.cache/rust-kernel-tools"));
-            check(None, None, None, None);
         }
 
         #[test]
