@@ -21,5 +21,7 @@ pub use config::{Config, ConfigError, Unmet};
 pub use rustc::{
     CmdFile, RustcError, RustcInvocation, find_rustc, parse_cmd_file, response_file_cfgs,
 };
-pub use scan::{RustBuild, Scan, ScanProblem, saved_cmd_of, scan_rust_builds};
+pub use scan::{
+    RustBuild, Scan, ScanProblem, ScanRecord, rescan_rust_builds, saved_cmd_of, scan_rust_builds,
+};
 pub use tree::{Built, KernelVersion, Objtree, Srctree, TreeError, built_modules};

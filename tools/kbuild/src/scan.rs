@@ -1,10 +1,20 @@
 //! Finds what kbuild ran: every rustc invocation saved in the `.cmd` files of a build tree
 //! (an objtree, or an external module's directory).
+//!
+//! A scan reads every directory and every `.cmd` file's first line. Given the [`ScanRecord`]
+//! of the last scan of the same tree, it reads again only what was written since: a directory
+//! whose [`Stamp`] moved (an entry added, removed or renamed in it) and a `.cmd` file whose
+//! stamp moved; the rest is taken from the record, as make and git trust unchanged times.
 
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::SystemTime;
+
+use freshness::Stamp;
+use serde::{Deserialize, Serialize};
 
 use crate::rustc::{RustcInvocation, find_rustc, parse_cmd_file};
 
@@ -67,6 +77,36 @@ pub struct Scan {
     pub problems: Vec<ScanProblem>,
     /// How many `.cmd` files were looked at.
     pub cmd_files: usize,
+    /// How many of them were not read again: their first line was the last scan's.
+    pub unchanged: usize,
+}
+
+/// What a scan saw of a tree, for the next scan of the same tree: each directory's
+/// subdirectories and `.cmd` files, and each `.cmd` file's saved rustc command, under the
+/// stamps they had when read. An entry that changed in the moments before the scan gets no
+/// stamp, and is read again next time.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScanRecord {
+    /// The tree, as given to the scan.
+    pub tree: PathBuf,
+    /// Each directory, by its path relative to the tree (`""` for the tree itself).
+    dirs: BTreeMap<String, DirRecord>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+struct DirRecord {
+    stamp: Option<Stamp>,
+    subdirs: Vec<String>,
+    /// By name.
+    cmds: Vec<CmdRecord>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct CmdRecord {
+    name: String,
+    stamp: Option<Stamp>,
+    /// The first line, when it names rustc (or clippy-driver); `None` for any other command.
+    rustc_line: Option<String>,
 }
 
 /// Where the kernel's documentation builders write, under an objtree: `make htmldocs`
@@ -79,29 +119,52 @@ pub const DOCS_OUTPUT: &str = "Documentation/output";
 /// `source`; not in its [`DOCS_OUTPUT`]) and keeps the rustc invocations. The tree is read one
 /// depth at a time, each depth's directories shared out among threads.
 pub fn scan_rust_builds(tree: &Path) -> std::io::Result<Scan> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
-    scan_with_threads(tree, threads)
+    Ok(rescan_rust_builds(tree, None)?.0)
 }
 
-fn scan_with_threads(tree: &Path, threads: usize) -> std::io::Result<Scan> {
+/// [`scan_rust_builds`], reading again only what changed since `previous`, the record of an
+/// earlier scan of `tree` (one of another tree is not used); returns this scan's record too.
+pub fn rescan_rust_builds(
+    tree: &Path,
+    previous: Option<&ScanRecord>,
+) -> std::io::Result<(Scan, ScanRecord)> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    scan_with(tree, threads, previous, SystemTime::now())
+}
+
+fn scan_with(
+    tree: &Path,
+    threads: usize,
+    previous: Option<&ScanRecord>,
+    now: SystemTime,
+) -> std::io::Result<(Scan, ScanRecord)> {
     // The top directory must be readable; a subdirectory that is not is skipped.
     std::fs::read_dir(tree)?;
+    let previous = previous.filter(|p| p.tree == tree);
     let mut scan = Scan::default();
-    let docs_output = tree.join(DOCS_OUTPUT);
-    let mut level = vec![tree.to_owned()];
+    let mut record = ScanRecord { tree: tree.to_owned(), dirs: BTreeMap::new() };
+    let mut level = vec![String::new()];
     while !level.is_empty() {
         let mut next = Vec::new();
-        for (part, subdirs) in parallel_map(&level, threads, |dir| scan_dir(dir)) {
+        let parts = parallel_map(&level, threads, |rel| {
+            let before = previous.and_then(|p| p.dirs.get(rel));
+            scan_dir(&tree.join(rel), before, now)
+        });
+        for (rel, (part, dir)) in level.into_iter().zip(parts) {
             scan.builds.extend(part.builds);
             scan.problems.extend(part.problems);
             scan.cmd_files += part.cmd_files;
-            next.extend(subdirs.into_iter().filter(|d| *d != docs_output));
+            scan.unchanged += part.unchanged;
+            let subdir =
+                |name: &String| if rel.is_empty() { name.clone() } else { format!("{rel}/{name}") };
+            next.extend(dir.subdirs.iter().map(subdir).filter(|d| d != DOCS_OUTPUT));
+            record.dirs.insert(rel, dir);
         }
         level = next;
     }
     scan.builds.sort_by(|a, b| (&a.target, &a.cmd_file).cmp(&(&b.target, &b.cmd_file)));
     scan.problems.sort_by(|a, b| (&a.path, &a.message).cmp(&(&b.path, &b.message)));
-    Ok(scan)
+    Ok((scan, record))
 }
 
 /// `f` of each item, in the items' order, computed on up to `threads` scoped threads that each
@@ -136,42 +199,94 @@ fn parallel_map<T: Sync, R: Send>(
     results.into_iter().map(|r| r.expect("every item was taken by a thread")).collect()
 }
 
-/// The rustc invocations of the `.cmd` files in `dir`, and its subdirectories (but `.git`).
-fn scan_dir(dir: &Path) -> (Scan, Vec<PathBuf>) {
+/// The rustc invocations of the `.cmd` files in `dir`, and what it holds: its subdirectories
+/// (but `.git`) and `.cmd` files, from `before` when the directory's stamp is the same.
+fn scan_dir(dir: &Path, before: Option<&DirRecord>, now: SystemTime) -> (Scan, DirRecord) {
     let mut scan = Scan::default();
-    let mut subdirs = Vec::new();
+    let Ok(meta) = std::fs::symlink_metadata(dir) else { return (scan, DirRecord::default()) };
+    let stamp = Stamp::settled(&meta, now);
+    let (subdirs, cmd_names) = match before {
+        Some(before) if stamp.is_some() && before.stamp == stamp => {
+            (before.subdirs.clone(), before.cmds.iter().map(|c| c.name.clone()).collect())
+        }
+        _ => list_dir(dir),
+    };
+    let mut cmds = Vec::with_capacity(cmd_names.len());
+    for name in cmd_names {
+        let path = dir.join(&name);
+        let kept = before
+            .and_then(|b| b.cmds.binary_search_by(|c| c.name.cmp(&name)).ok().map(|i| &b.cmds[i]))
+            .filter(|c| c.stamp.is_some())
+            .filter(|c| {
+                let now_stamp = std::fs::symlink_metadata(&path).ok().map(|m| Stamp::of(&m));
+                c.stamp == now_stamp
+            });
+        scan.cmd_files += 1;
+        let record = match kept {
+            Some(kept) => {
+                scan.unchanged += 1;
+                kept.clone()
+            }
+            None => match read_first_line(&path, now) {
+                Ok((stamp, line)) => CmdRecord { name, stamp, rustc_line: line },
+                Err(e) => {
+                    scan.problems.push(ScanProblem {
+                        path: path.clone(),
+                        message: format!("cannot read: {e}"),
+                    });
+                    continue;
+                }
+            },
+        };
+        if let Some(line) = &record.rustc_line {
+            use_rustc_line(&path, line, &mut scan);
+        }
+        cmds.push(record);
+    }
+    (scan, DirRecord { stamp, subdirs, cmds })
+}
+
+/// The subdirectories (but `.git`) and `.cmd` files of `dir`, each sorted by name; none when it
+/// cannot be read.
+fn list_dir(dir: &Path) -> (Vec<String>, Vec<String>) {
+    let (mut subdirs, mut cmds) = (Vec::new(), Vec::new());
     if let Ok(entries) = std::fs::read_dir(dir) {
         for entry in entries.flatten() {
             let Ok(file_type) = entry.file_type() else { continue };
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
+            let Ok(name) = entry.file_name().into_string() else { continue };
             if file_type.is_dir() {
                 if name != ".git" {
-                    subdirs.push(entry.path());
+                    subdirs.push(name);
                 }
             } else if file_type.is_file() && name.starts_with('.') && name.ends_with(".cmd") {
-                scan.cmd_files += 1;
-                read_cmd_file(&entry.path(), &mut scan);
+                cmds.push(name);
             }
         }
     }
-    (scan, subdirs)
+    subdirs.sort();
+    cmds.sort();
+    (subdirs, cmds)
 }
 
-fn read_cmd_file(path: &Path, scan: &mut Scan) {
-    let problem = |message: String| ScanProblem { path: path.to_owned(), message };
-    // The saved command is the first line; the rest (dependency lists) can be long.
+/// A `.cmd` file's stamp, taken before it is read (settled, see [`Stamp::settled`]), and its
+/// first line when that names rustc: the saved command. The rest (dependency lists) can be long.
+fn read_first_line(
+    path: &Path,
+    now: SystemTime,
+) -> std::io::Result<(Option<Stamp>, Option<String>)> {
+    let file = File::open(path)?;
+    let stamp = Stamp::settled(&file.metadata()?, now);
     let mut line = Vec::new();
-    let read = File::open(path).and_then(|f| BufReader::new(f).read_until(b'\n', &mut line));
-    if let Err(e) = read {
-        scan.problems.push(problem(format!("cannot read: {e}")));
-        return;
-    }
+    BufReader::new(file).read_until(b'\n', &mut line)?;
     let line = String::from_utf8_lossy(&line);
-    if !line.contains("rustc ") && !line.contains("clippy-driver ") {
-        return;
-    }
-    let Some(cmd) = parse_cmd_file(&line) else { return };
+    let rustc = line.contains("rustc ") || line.contains("clippy-driver ");
+    Ok((stamp, rustc.then(|| line.into_owned())))
+}
+
+/// Keeps the rustc invocation of `line`, the first line of the `.cmd` file `path`.
+fn use_rustc_line(path: &Path, line: &str, scan: &mut Scan) {
+    let problem = |message: String| ScanProblem { path: path.to_owned(), message };
+    let Some(cmd) = parse_cmd_file(line) else { return };
     match find_rustc(&cmd.command) {
         Ok(Some(invocation)) => {
             let mut build = RustBuild { cmd_file: path.to_owned(), target: cmd.target, invocation };

@@ -90,8 +90,7 @@ fn tree() -> tempfile::TempDir {
     // The same names anywhere else are the tree's.
     let other = root.path().join("d00/Documentation/output");
     std::fs::create_dir_all(&other).unwrap();
-    std::fs::write(other.join(".y.o.cmd"), "savedcmd_y.o := rustc --crate-name y y.rs\n")
-        .unwrap();
+    std::fs::write(other.join(".y.o.cmd"), "savedcmd_y.o := rustc --crate-name y y.rs\n").unwrap();
     root
 }
 
@@ -105,7 +104,7 @@ fn summary(scan: &Scan) -> (Vec<String>, Vec<String>, usize) {
 #[test]
 fn every_thread_count_finds_the_same() {
     let tree = tree();
-    let one = summary(&scan_with_threads(tree.path(), 1).unwrap());
+    let one = summary(&scan_with(tree.path(), 1, None, SystemTime::now()).unwrap().0);
     // 4 + 16 + 64 directories, three `.cmd` files each, and `d00/Documentation/output`'s.
     assert_eq!(one.0.len(), 85);
     assert_eq!(one.1.len(), 84);
@@ -115,7 +114,7 @@ fn every_thread_count_finds_the_same() {
     assert!(one.0.is_sorted());
     for threads in [2, 3, 8] {
         for _ in 0..5 {
-            let scan = scan_with_threads(tree.path(), threads).unwrap();
+            let scan = scan_with(tree.path(), threads, None, SystemTime::now()).unwrap().0;
             assert_eq!(summary(&scan), one, "{threads} threads");
         }
     }
@@ -125,4 +124,58 @@ fn every_thread_count_finds_the_same() {
 fn an_unreadable_top_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     assert!(scan_rust_builds(&dir.path().join("missing")).is_err());
+}
+
+/// A time at which every file of a tree made now has settled.
+fn later() -> SystemTime {
+    SystemTime::now() + freshness::SETTLED_AFTER + std::time::Duration::from_secs(1)
+}
+
+#[test]
+fn a_rescan_reads_only_what_was_written_since() {
+    let built = tree();
+    let (first, record) = scan_with(built.path(), 2, None, later()).unwrap();
+    assert_eq!(first.unchanged, 0);
+    let (again, record) = scan_with(built.path(), 2, Some(&record), later()).unwrap();
+    assert_eq!(summary(&again), summary(&first));
+    assert_eq!(again.unchanged, again.cmd_files, "nothing was read again");
+
+    // A crate's command rewritten in place to a C compiler's, the same size, its modification
+    // time set back: the change time tells.
+    let cmd = built.path().join("d00/d10/.m.o.cmd");
+    let text = std::fs::read_to_string(&cmd).unwrap();
+    let then = std::fs::metadata(&cmd).unwrap().modified().unwrap();
+    std::fs::write(&cmd, text.replacen("rustc", "gcc  ", 1)).unwrap();
+    std::fs::File::options().write(true).open(&cmd).unwrap().set_modified(then).unwrap();
+    // A new crate in another directory, and a directory gone.
+    let new = built.path().join("d01/d11/d21/.n.o.cmd");
+    std::fs::write(&new, "savedcmd_d01/d11/d21/n.o := rustc --crate-name n n.rs\n").unwrap();
+    std::fs::remove_dir_all(built.path().join("d02/d12")).unwrap();
+
+    let (rescan, record) = scan_with(built.path(), 2, Some(&record), later()).unwrap();
+    let fresh = scan_with(built.path(), 2, None, later()).unwrap().0;
+    assert_eq!(summary(&rescan), summary(&fresh));
+    let targets = summary(&rescan).0;
+    assert!(!targets.contains(&"d00/d10/m.o".to_owned()));
+    assert!(targets.contains(&"d01/d11/d21/n.o".to_owned()));
+    assert!(!targets.iter().any(|t| t.starts_with("d02/d12/")));
+    // Read again: the rewritten file and the new one; the new one's directory is listed again,
+    // but its other files are unchanged.
+    assert_eq!(rescan.cmd_files - rescan.unchanged, 2);
+
+    // The record of another tree is not used.
+    let other = tree();
+    let (scan, _) = scan_with(other.path(), 2, Some(&record), later()).unwrap();
+    assert_eq!(scan.unchanged, 0);
+}
+
+#[test]
+fn what_changed_just_before_a_scan_is_read_again_by_the_next() {
+    let tree = tree();
+    // Every file was written within the clock's granularity of this scan: none can be trusted
+    // to be unchanged by its times, though they are.
+    let (first, record) = scan_with(tree.path(), 1, None, SystemTime::now()).unwrap();
+    let (again, _) = scan_with(tree.path(), 1, Some(&record), later()).unwrap();
+    assert_eq!(summary(&again), summary(&first));
+    assert_eq!(again.unchanged, 0);
 }
