@@ -70,6 +70,7 @@ fn kernel_check_on_save_brings_rustc_and_our_diagnostics() {
         sysroot_src: sysroot.join("lib/rustlib/src/rust/library"),
         exttree: Some(module_dir.clone()),
         cargo_home: rust_project_gen::cargo_home(),
+        store: None,
     };
     let version = Command::new(sysroot.join("bin/rust-analyzer"), &module_dir).arg("--version");
     let version = run(&version).stdout;

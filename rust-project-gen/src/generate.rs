@@ -3,13 +3,14 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use kbuild::{Objtree, RustBuild, Srctree, scan_rust_builds};
+use kbuild::{Objtree, RustBuild, Srctree};
 
 use crate::graph::{Layout, Project, build_project};
 use crate::guess;
 use crate::json::{Flycheck, render, to_json};
 use crate::rust_analyzer::Features;
 use crate::std_deps::{STD_DEPS, StdDep, locked_version, std_dep};
+use crate::store;
 
 /// The trees, as kbuild's `make rust-analyzer` passes them to the upstream script.
 #[derive(Clone, Debug)]
@@ -27,6 +28,9 @@ pub struct Trees {
     /// Cargo's home (`$CARGO_HOME`, or `~/.cargo`), whose registry holds the sources of
     /// `std`'s crates.io dependencies ([`STD_DEPS`]); `None` leaves them out.
     pub cargo_home: Option<PathBuf>,
+    /// Where the last scan of each tree is kept ([`crate::store`]); `None` reads every `.cmd`
+    /// file.
+    pub store: Option<PathBuf>,
 }
 
 /// A generated crate graph and what went into it.
@@ -39,6 +43,8 @@ pub struct Output {
     pub problems: Vec<String>,
     /// How many `.cmd` files were read.
     pub cmd_files: usize,
+    /// How many of them were unchanged since the last run's scan ([`crate::store`]).
+    pub unchanged: usize,
     /// The crates guessed from Makefiles because the tree is not built (empty when it is).
     pub guessed: Vec<String>,
     /// The sysroot and its sources.
@@ -152,8 +158,9 @@ pub fn generate(trees: &Trees) -> Result<Output, GenerateError> {
         let path = path.to_owned();
         move |source| GenerateError::Read { path, source }
     };
-    let mut scan = scan_rust_builds(&objtree.path).map_err(read_error(&objtree.path))?;
-    let mut cmd_files = scan.cmd_files;
+    let store = trees.store.as_deref();
+    let mut scan = store::scan(store, &objtree.path).map_err(read_error(&objtree.path))?;
+    let (mut cmd_files, mut unchanged) = (scan.cmd_files, scan.unchanged);
     let not_built = |dir: &Path| GenerateError::NotBuilt {
         dir: dir.to_owned(),
         srctree: srctree.path.clone(),
@@ -173,11 +180,12 @@ pub fn generate(trees: &Trees) -> Result<Output, GenerateError> {
     if let Some(exttree) = &trees.exttree {
         // An external module sees the kernel's own crates, not the in-tree modules.
         scan.builds.retain(|b| b.target.starts_with("rust/"));
-        let ext = scan_rust_builds(exttree).map_err(read_error(exttree))?;
+        let ext = store::scan(store, exttree).map_err(read_error(exttree))?;
         if ext.builds.is_empty() {
             return Err(not_built(exttree));
         }
         cmd_files += ext.cmd_files;
+        unchanged += ext.unchanged;
         scan.builds.extend(ext.builds);
         scan.problems.extend(ext.problems);
     }
@@ -208,7 +216,7 @@ pub fn generate(trees: &Trees) -> Result<Output, GenerateError> {
         Some(cargo_home) => find_std_deps(&trees.sysroot_src, cargo_home),
         None => (Vec::new(), Vec::new()),
     };
-    Ok(Output { project, problems, cmd_files, guessed, sysroot, std_deps, notes })
+    Ok(Output { project, problems, cmd_files, unchanged, guessed, sysroot, std_deps, notes })
 }
 
 /// Each of [`STD_DEPS`] at the version `sysroot_src/Cargo.lock` pins, from cargo's registry

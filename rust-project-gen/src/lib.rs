@@ -8,7 +8,8 @@
 //! - [`std_deps`] (pure) reads which of `std`'s crates.io dependencies the file gives it;
 //! - [`guess`] stands in for the `.cmd` files of a tree that is configured but not built;
 //! - [`upstream`] runs the tree's own `scripts/generate_rust_analyzer.py`, for comparisons;
-//! - [`discover`] finds a file's kernel build, for rust-analyzer's `workspace.discoverConfig`.
+//! - [`discover`] finds a file's kernel build, for rust-analyzer's `workspace.discoverConfig`;
+//! - [`store`] keeps what a run may reuse: the last scan of each tree, rust-analyzer's version.
 
 pub mod discover;
 pub mod generate;
@@ -17,6 +18,7 @@ pub mod guess;
 pub mod json;
 pub mod rust_analyzer;
 pub mod std_deps;
+pub mod store;
 pub mod upstream;
 
 pub use generate::{GenerateError, Output, Trees, cargo_home, generate};

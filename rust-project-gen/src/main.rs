@@ -13,7 +13,7 @@ use report::{results, write_atomically};
 use rust_project_gen::discover::{self, DiscoverArgument, Hints, Message};
 use rust_project_gen::json::Flycheck;
 use rust_project_gen::rust_analyzer::{self, Features};
-use rust_project_gen::{Origin, Trees, cargo_home, generate};
+use rust_project_gen::{Origin, Trees, cargo_home, generate, store};
 use subprocess::Command;
 
 /// Write rust-project.json for rust-analyzer from the rustc invocations kbuild saved.
@@ -60,6 +60,10 @@ struct Args {
     /// Print the result as JSON (`report::results`' schema) on stdout instead of the path.
     #[arg(long, conflicts_with_all = ["stdout", "check"])]
     json: bool,
+    /// Read every `.cmd` file and ask rust-analyzer its version, without the record of the last
+    /// run kept in the suite's cache (`rust-project-gen/`), and keep none.
+    #[arg(long)]
+    no_cache: bool,
 }
 
 #[derive(Subcommand, Debug, Clone)]
@@ -101,8 +105,9 @@ fn main() -> ExitCode {
 
 fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
+    let store = if args.no_cache { None } else { store::suite_store() };
     let trees = match args.trees.as_slice() {
-        [] => discover()?,
+        [] => discover(store)?,
         [srctree, objtree, sysroot, sysroot_src, rest @ ..] => Trees {
             srctree: srctree.clone(),
             objtree: objtree.clone(),
@@ -110,6 +115,7 @@ fn run(args: &Args) -> anyhow::Result<ExitCode> {
             sysroot_src: sysroot_src.clone(),
             exttree: rest.first().cloned(),
             cargo_home: cargo_home(),
+            store,
         },
         _ => {
             bail!("give all of SRCTREE OBJTREE SYSROOT SYSROOT_SRC [EXTTREE], or none to find them")
@@ -191,6 +197,7 @@ fn project_result(
         file,
         crates: project.crates.len(),
         cmd_files: output.cmd_files,
+        unchanged: output.unchanged,
         vendored: project
             .crates
             .iter()
@@ -217,7 +224,8 @@ fn rust_analyzer_features(
         let toolchain_ra = trees.sysroot.join("bin/rust-analyzer");
         if toolchain_ra.is_file() { toolchain_ra } else { PathBuf::from("rust-analyzer") }
     });
-    match run_tool(&ra, &["--version"], &trees.objtree) {
+    let ask = || run_tool(&ra, &["--version"], &trees.objtree);
+    match store::version(trees.store.as_deref(), &ra, ask) {
         Ok(version) => {
             let features = rust_analyzer::features(&version);
             let missing = missing_features(features, no_flycheck);
@@ -287,7 +295,7 @@ fn flycheck(
 }
 
 /// Finds the trees from the environment and the current directory.
-fn discover() -> anyhow::Result<Trees> {
+fn discover(store: Option<PathBuf>) -> anyhow::Result<Trees> {
     let objtree = match std::env::var_os("KBUILD_OUTPUT") {
         Some(dir) => PathBuf::from(dir),
         None => {
@@ -307,7 +315,15 @@ fn discover() -> anyhow::Result<Trees> {
     let sysroot =
         PathBuf::from(run_tool(Path::new("rustc"), &["--print", "sysroot"], &objtree)?.trim());
     let sysroot_src = sysroot.join("lib/rustlib/src/rust/library");
-    Ok(Trees { srctree, objtree, sysroot, sysroot_src, exttree: None, cargo_home: cargo_home() })
+    Ok(Trees {
+        srctree,
+        objtree,
+        sysroot,
+        sysroot_src,
+        exttree: None,
+        cargo_home: cargo_home(),
+        store,
+    })
 }
 
 fn run_tool(program: &Path, args: &[&str], cwd: &Path) -> anyhow::Result<String> {
@@ -381,6 +397,7 @@ fn discover_project(
         sysroot,
         exttree: located.exttree.clone(),
         cargo_home: cargo_home(),
+        store: store::suite_store(),
     };
     let mut notes = Vec::new();
     // The rust-analyzer that runs this command is the editor's: the file is for what it reads.

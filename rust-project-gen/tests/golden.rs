@@ -18,6 +18,7 @@ fn trees(f: &Fixture) -> Trees {
         sysroot_src: f.sysroot_src.clone(),
         exttree: None,
         cargo_home: Some(f.cargo_home.clone()),
+        store: None,
     }
 }
 

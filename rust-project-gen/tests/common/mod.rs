@@ -140,10 +140,18 @@ pub fn run(args: &[&std::ffi::OsStr]) -> Run {
     run_env(args, None)
 }
 
-/// [`run`], with `CARGO_HOME` set to `cargo_home` when there is one.
+/// [`run`], with `CARGO_HOME` set to `cargo_home` when there is one. Each run has a suite
+/// cache of its own, empty: it keeps nothing for the next (see [`run_with_cache`]).
 fn run_env(args: &[&std::ffi::OsStr], cargo_home: Option<&Path>) -> Run {
+    let cache = tempfile::tempdir().unwrap();
+    run_with_cache(args, cargo_home, cache.path())
+}
+
+/// [`run`] with `cache` as the suite's cache, where it keeps the record of each tree's scan.
+pub fn run_with_cache(args: &[&std::ffi::OsStr], cargo_home: Option<&Path>, cache: &Path) -> Run {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_rust-project-gen"), manifest_dir())
         .args(args)
+        .env(freshness::CACHE_ENV, cache)
         .timeout(Duration::from_secs(300));
     if let Some(home) = cargo_home {
         cmd = cmd.env("CARGO_HOME", home);
