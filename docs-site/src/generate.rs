@@ -377,8 +377,15 @@ fn assemble(
     let ok: Vec<&CrateResult> =
         results.iter().filter(|r| !matches!(r.status, Status::Failed(_))).collect();
     let mut targets = link_crates(tmp, &ok)?;
-    let c_side = c_side(tmp, options, srctree, plan, &ok, &mut targets)?;
-    merge_crates(tmp, &options.rustdoc, &ok)?;
+    // rustdoc merges the crates' search indexes and trait implementors while the bindings'
+    // pages get their C side: each writes files the other does not touch.
+    let (merged, c_side) = std::thread::scope(|s| {
+        let merge = s.spawn(|| merge_crates(tmp, &options.rustdoc, &ok));
+        let c_side = c_side(tmp, options, srctree, plan, &ok, &mut targets);
+        (merge.join().expect("the merge thread does not panic"), c_side)
+    });
+    merged?;
+    let c_side = c_side?;
     copy_logo(tmp, &srctree.path)?;
     site::write_source_view(tmp, &srctree.path, &targets)?;
     let summary_line = match doctest_results {
@@ -622,10 +629,15 @@ fn mend_links(
     let (mut site, ids) =
         linkcheck::scan_site_reusing(tmp, threads, &known).map_err(io("cannot read", tmp))?;
     let unscanned: Vec<&CrateResult> = unscanned.iter().map(|&i| ok[i]).collect();
-    build::keep_page_scans(&unscanned, &site, &ids).map_err(GenerateError::Scans)?;
     let written = site::fill_missing_implementors(tmp, &site)?;
     site.files.extend(written);
-    let mut report = linkcheck::check(&site);
+    // The crates' pages are kept for the next check while this one runs: both only read.
+    let (kept, mut report) = std::thread::scope(|s| {
+        let keep = s.spawn(|| build::keep_page_scans(&unscanned, &site, &ids));
+        let report = linkcheck::check(&site);
+        (keep.join().expect("the keeping thread does not panic"), report)
+    });
+    kept.map_err(GenerateError::Scans)?;
     let mut unknown = report.clone();
     linkcheck::set_aside_known(&mut unknown, linkcheck::KNOWN_UPSTREAM);
     let documented: BTreeSet<String> = ok.iter().map(|r| r.name.clone()).collect();
