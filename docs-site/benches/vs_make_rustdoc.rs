@@ -28,12 +28,14 @@ fn timed(what: &str, command: &subprocess::Command) -> (Duration, u64, String) {
     (measured.elapsed, measured.peak_rss, measured.output.stdout)
 }
 
-/// The crates a rustdoc output folder documents: top folders with an `index.html`.
+/// The crates a rustdoc output folder documents: top folders with an `index.html`, but our
+/// source view's and the C headers' pages.
 fn crates(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .map(|read| {
             read.flatten()
-                .filter(|e| e.path().join("index.html").is_file() && e.file_name() != "srctree")
+                .filter(|e| e.path().join("index.html").is_file())
+                .filter(|e| e.file_name() != "srctree" && e.file_name() != docs_site::cdefs::FOLDER)
                 .map(|e| e.file_name().to_string_lossy().into_owned())
                 .collect()
         })
