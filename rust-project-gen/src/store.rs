@@ -61,18 +61,28 @@ struct Versions(BTreeMap<PathBuf, (Stamp, String)>);
 
 /// What `binary --version` printed: `ask`'s answer, or the one kept in `store` while the
 /// binary is the same file, unchanged (a rustup update replaces it). A rustup proxy, whose
-/// answer depends on the toolchain it picks, is always asked.
+/// answer depends on the toolchain it picks, and a bare name, which `PATH` resolves, are always
+/// asked.
 pub fn version(
     store: Option<&Path>,
     binary: &Path,
     ask: impl FnOnce() -> anyhow::Result<String>,
 ) -> anyhow::Result<String> {
-    let canonical = std::fs::canonicalize(binary).ok();
+    version_at(store, binary, SystemTime::now(), ask)
+}
+
+fn version_at(
+    store: Option<&Path>,
+    binary: &Path,
+    now: SystemTime,
+    ask: impl FnOnce() -> anyhow::Result<String>,
+) -> anyhow::Result<String> {
+    let canonical = binary.is_absolute().then(|| std::fs::canonicalize(binary).ok()).flatten();
     let proxy = canonical.as_deref().and_then(Path::file_stem).is_some_and(|s| s == "rustup");
     let stamp = canonical
         .as_deref()
         .and_then(|c| std::fs::metadata(c).ok())
-        .and_then(|m| Stamp::settled(&m, SystemTime::now()));
+        .and_then(|m| Stamp::settled(&m, now));
     let (Some(store), Some(canonical), Some(stamp), false) = (store, canonical, stamp, proxy)
     else {
         return ask();
@@ -97,4 +107,65 @@ pub fn version(
 fn keep(path: &Path, contents: &[u8]) -> std::io::Result<()> {
     std::fs::create_dir_all(path.parent().expect("a file in the store"))?;
     report::write_atomically(path, contents)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+    use std::time::Duration;
+
+    use super::*;
+
+    #[test]
+    fn a_version_is_asked_once_per_binary_while_it_is_unchanged() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = dir.path().join("store");
+        let ra = dir.path().join("bin/rust-analyzer");
+        std::fs::create_dir_all(ra.parent().unwrap()).unwrap();
+        std::fs::write(&ra, "1.95").unwrap();
+        let asked = Cell::new(0);
+        let version = |binary: &Path, later: u64| {
+            let now = SystemTime::now() + Duration::from_secs(later);
+            version_at(Some(&store), binary, now, || {
+                asked.set(asked.get() + 1);
+                Ok(std::fs::read_to_string(binary).unwrap_or_default())
+            })
+            .unwrap()
+        };
+        // Written just now: its times cannot yet say it is unchanged.
+        assert_eq!((version(&ra, 0), asked.get()), ("1.95".to_owned(), 1));
+        assert_eq!((version(&ra, 0), asked.get()), ("1.95".to_owned(), 2));
+        assert_eq!((version(&ra, 3), asked.get()), ("1.95".to_owned(), 3));
+        assert_eq!((version(&ra, 3), asked.get()), ("1.95".to_owned(), 3), "kept");
+
+        // A toolchain update replaces the binary.
+        std::fs::write(dir.path().join("new"), "1.96").unwrap();
+        std::fs::rename(dir.path().join("new"), &ra).unwrap();
+        assert_eq!((version(&ra, 3), asked.get()), ("1.96".to_owned(), 4));
+        assert_eq!((version(&ra, 3), asked.get()), ("1.96".to_owned(), 4));
+
+        // A rustup proxy picks its toolchain each time; a bare name is PATH's to resolve.
+        let rustup = dir.path().join("bin/rustup");
+        std::fs::write(&rustup, "proxy").unwrap();
+        let proxy = dir.path().join("cargo-bin/rust-analyzer");
+        std::fs::create_dir_all(proxy.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(&rustup, &proxy).unwrap();
+        for binary in [proxy.as_path(), Path::new("rust-analyzer")] {
+            let before = asked.get();
+            version(binary, 3);
+            version(binary, 3);
+            assert_eq!(asked.get(), before + 2, "{}", binary.display());
+        }
+        // Without a store, always asked.
+        let before = asked.get();
+        for _ in 0..2 {
+            let later = SystemTime::now() + Duration::from_secs(3);
+            version_at(None, &ra, later, || {
+                asked.set(asked.get() + 1);
+                Ok(String::new())
+            })
+            .unwrap();
+        }
+        assert_eq!(asked.get(), before + 2);
+    }
 }
