@@ -482,24 +482,8 @@ fn stamp_hash(dir: &Path) -> Option<String> {
 
 /// The identity of each file under `out`, by path relative to it.
 fn file_ids(out: &Path) -> BTreeMap<String, linkcheck::FileId> {
-    use std::os::unix::fs::MetadataExt;
-    let mut ids = BTreeMap::new();
-    let mut stack = vec![out.to_owned()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let path = entry.path();
-            match entry.metadata() {
-                Ok(meta) if meta.is_dir() => stack.push(path),
-                Ok(meta) => {
-                    if let Ok(rel) = path.strip_prefix(out) {
-                        ids.insert(rel.to_string_lossy().into_owned(), (meta.dev(), meta.ino()));
-                    }
-                }
-                Err(_) => {}
-            }
-        }
-    }
-    ids
+    // An unreadable folder leaves its pages to be read again.
+    linkcheck::files_with_ids(out).unwrap_or_default().into_iter().collect()
 }
 
 /// What the link checker read before of the pages of the crates `results`, by file identity:

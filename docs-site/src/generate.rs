@@ -634,7 +634,7 @@ fn mend_links(
     // The crates' pages are kept for the next check while this one runs: both only read.
     let (kept, mut report) = std::thread::scope(|s| {
         let keep = s.spawn(|| build::keep_page_scans(&unscanned, &site, &ids));
-        let report = linkcheck::check(&site);
+        let report = linkcheck::check_in_parallel(&site, threads);
         (keep.join().expect("the keeping thread does not panic"), report)
     });
     kept.map_err(GenerateError::Scans)?;

@@ -7,7 +7,7 @@
 //! only on the machine that built the site (what `make rustdoc` does to `srctree/` links).
 //! Links to other sites (`https:`) are counted, not followed: the machine has no network.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 
 use crate::html::{PageLinks, resolve_path, scan_page};
@@ -17,8 +17,8 @@ use crate::html::{PageLinks, resolve_path, scan_page};
 pub struct Site {
     /// Every page, by path relative to the root (`kernel/index.html`), with its links and ids.
     pub pages: BTreeMap<String, PageLinks>,
-    /// Every file, pages included.
-    pub files: BTreeSet<String>,
+    /// Every file, pages included: a set looked up for each link, hashed.
+    pub files: HashSet<String>,
 }
 
 /// Why a link is broken.
@@ -264,15 +264,46 @@ pub fn set_aside_known(report: &mut Report, known: &[Known]) {
 
 /// Checks every link of `site`.
 pub fn check(site: &Site) -> Report {
-    let mut report = Report { pages: site.pages.len(), ..Report::default() };
-    let ids: BTreeMap<&str, BTreeSet<&str>> = site
+    check_in_parallel(site, 1)
+}
+
+/// [`check`] with `threads` threads, each taking the next pages when it is done with its last.
+pub fn check_in_parallel(site: &Site, threads: usize) -> Report {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    // Looked up once a link: hashed, not compared along a tree.
+    let ids: HashMap<&str, HashSet<&str>> = site
         .pages
         .iter()
         .map(|(path, page)| (path.as_str(), page.ids.iter().map(String::as_str).collect()))
         .collect();
     let has_id = |page: &str, id: &str| ids.get(page).map(|ids| ids.contains(id));
-    for (path, page) in &site.pages {
-        report.add_links(site, &has_id, path, page);
+    let pages: Vec<(&String, &PageLinks)> = site.pages.iter().collect();
+    const BLOCK: usize = 256;
+    let next = AtomicUsize::new(0);
+    let parts: Vec<Report> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads.clamp(1, pages.len().div_ceil(BLOCK).max(1)))
+            .map(|_| {
+                s.spawn(|| {
+                    let mut part = Report::default();
+                    loop {
+                        let start = next.fetch_add(BLOCK, Ordering::Relaxed);
+                        let Some(block) = pages.get(start..(start + BLOCK).min(pages.len())) else {
+                            return part;
+                        };
+                        for (path, page) in block {
+                            part.add_links(site, &has_id, path, page);
+                        }
+                    }
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().expect("checker panicked")).collect()
+    });
+    let mut report = Report { pages: site.pages.len(), ..Report::default() };
+    for part in parts {
+        report.checked += part.checked;
+        report.external += part.external;
+        report.broken.extend(part.broken);
     }
     report.broken.sort();
     report
@@ -464,6 +495,37 @@ fn percent_decode(s: &str) -> String {
 /// documentation in the work folder, the very file scanned before.
 pub type FileId = (u64, u64);
 
+/// Every file under `root`, by its path relative to `root`, with its identity; a symbolic link
+/// counts as what it leads to. Read from the folders' entries, without a `stat` of each file
+/// (a site has 200,000 of them): the inode is the entry's, the device its folder's.
+pub fn files_with_ids(root: &Path) -> std::io::Result<Vec<(String, FileId)>> {
+    use std::os::unix::fs::{DirEntryExt, MetadataExt};
+    let mut files = Vec::new();
+    let mut stack = vec![(root.to_owned(), std::fs::metadata(root)?.dev())];
+    while let Some((dir, dev)) = stack.pop() {
+        for entry in std::fs::read_dir(&dir)? {
+            let entry = entry?;
+            let kind = entry.file_type()?;
+            let (is_dir, id) = if kind.is_symlink() {
+                let meta = std::fs::metadata(entry.path())?;
+                (meta.is_dir(), (meta.dev(), meta.ino()))
+            } else {
+                (kind.is_dir(), (dev, entry.ino()))
+            };
+            if is_dir {
+                // A folder may be another file system's root: its files are of its device.
+                let dev = if kind.is_dir() { std::fs::metadata(entry.path())?.dev() } else { id.0 };
+                stack.push((entry.path(), dev));
+            } else {
+                let path = entry.path();
+                let rel = path.strip_prefix(root).expect("under the root");
+                files.push((rel.to_string_lossy().into_owned(), id));
+            }
+        }
+    }
+    Ok(files)
+}
+
 /// Reads every file under `root`, scanning the pages, with `threads` threads.
 pub fn scan_site(root: &Path, threads: usize) -> std::io::Result<Site> {
     scan_site_reusing(root, threads, &HashMap::new()).map(|(site, _)| site)
@@ -476,26 +538,13 @@ pub fn scan_site_reusing(
     threads: usize,
     known: &HashMap<FileId, PageLinks>,
 ) -> std::io::Result<(Site, BTreeMap<String, FileId>)> {
-    use std::os::unix::fs::MetadataExt;
     let mut files = Vec::new();
     let mut ids = BTreeMap::new();
-    let mut stack = vec![root.to_owned()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir)? {
-            let entry = entry?;
-            let path = entry.path();
-            let meta = std::fs::metadata(&path)?;
-            if meta.is_dir() {
-                stack.push(path);
-            } else {
-                let rel = path.strip_prefix(root).expect("under the root");
-                let rel = rel.to_string_lossy().into_owned();
-                if rel.ends_with(".html") {
-                    ids.insert(rel.clone(), (meta.dev(), meta.ino()));
-                }
-                files.push(rel);
-            }
+    for (rel, id) in files_with_ids(root)? {
+        if rel.ends_with(".html") {
+            ids.insert(rel.clone(), id);
         }
+        files.push(rel);
     }
     let mut site = Site::default();
     let mut pages = Vec::new();
@@ -507,19 +556,20 @@ pub fn scan_site_reusing(
             None => pages.push(rel),
         }
     }
-    let chunk = pages.len().div_ceil(threads.max(1)).max(1);
+    // Pages differ in size by a thousand times (a source page against a constant's): each
+    // thread takes the next page when it is done with its last.
+    let next = std::sync::atomic::AtomicUsize::new(0);
     let scanned: Vec<std::io::Result<Vec<(String, PageLinks)>>> = std::thread::scope(|s| {
-        let workers: Vec<_> = pages
-            .chunks(chunk)
-            .map(|chunk| {
-                s.spawn(move || {
-                    chunk
-                        .iter()
-                        .map(|rel| {
-                            let bytes = std::fs::read(root.join(rel))?;
-                            Ok(((*rel).clone(), scan_page(&String::from_utf8_lossy(&bytes))))
-                        })
-                        .collect()
+        let workers: Vec<_> = (0..threads.clamp(1, pages.len().max(1)))
+            .map(|_| {
+                s.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(rel) = pages.get(i) else { return Ok(done) };
+                        let bytes = std::fs::read(root.join(rel))?;
+                        done.push(((*rel).clone(), scan_page(&String::from_utf8_lossy(&bytes))));
+                    }
                 })
             })
             .collect();

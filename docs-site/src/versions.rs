@@ -628,7 +628,7 @@ fn assemble(
     }
     // The links of our pages, against the files of the combined site; a link to no page (an
     // item of another crate that rustdoc documents elsewhere, a numbered anchor) becomes text.
-    let mut files: BTreeSet<String> = BTreeSet::new();
+    let mut files = std::collections::HashSet::new();
     for (label, pages) in &version_pages {
         files.extend(pages.iter().map(|p| format!("{label}/{p}")));
     }

@@ -148,6 +148,70 @@ fn a_page_that_is_a_file_scanned_before_is_not_read_again() {
     assert_eq!(scanned.pages, scan_site(&site, 1).unwrap().pages);
 }
 
+/// Checked by several threads, each taking the next block of pages, a site gets the report one
+/// thread gives: the same counts and the same broken links in the same order.
+#[test]
+fn a_check_in_parallel_equals_one_in_one_thread() {
+    let mut site = Site::default();
+    for i in 0..2000 {
+        // Every seventh page links to a page that is not there, every fifth to a missing
+        // anchor, and every page to its neighbour's anchor and an external site.
+        let html = format!(
+            r##"<p id="p{i}"></p><a href="page{next}.html#p{next}">n</a><a href="https://kernel.org/">k</a>{missing}{anchor}"##,
+            next = (i + 1) % 2000,
+            missing =
+                if i % 7 == 0 { format!(r#"<a href="gone{i}.html">g</a>"#) } else { String::new() },
+            anchor = if i % 5 == 0 { r##"<a href="page0.html#nowhere">a</a>"## } else { "" },
+        );
+        site.pages.insert(format!("page{i}.html"), scan_page(&html));
+    }
+    site.files.extend(site.pages.keys().cloned());
+    let one = check(&site);
+    assert_eq!((one.pages, one.external), (2000, 2000));
+    assert_eq!(one.broken.len(), 286 + 400, "{} broken", one.broken.len());
+    let shown = |r: &Report| format!("{} {} {} {:?}", r.pages, r.checked, r.external, r.broken);
+    for threads in [2, 3, 16] {
+        assert_eq!(shown(&check_in_parallel(&site, threads)), shown(&one), "{threads} threads");
+    }
+}
+
+/// The identities read from the folders' entries are the ones `stat` gives; a symbolic link
+/// counts as what it leads to, and a file's hard links share one identity.
+#[test]
+fn files_are_known_by_the_identity_stat_gives() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = tempfile::tempdir().unwrap();
+    let (root, elsewhere) = (dir.path().join("site"), dir.path().join("elsewhere"));
+    std::fs::create_dir_all(root.join("kernel/sync")).unwrap();
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::fs::write(root.join("index.html"), "i").unwrap();
+    std::fs::write(root.join("kernel/sync/struct.Arc.html"), "a").unwrap();
+    std::fs::hard_link(root.join("index.html"), root.join("kernel/index.html")).unwrap();
+    std::fs::write(elsewhere.join("logo.svg"), "l").unwrap();
+    std::os::unix::fs::symlink(&elsewhere, root.join("static.files")).unwrap();
+    std::os::unix::fs::symlink(root.join("index.html"), root.join("all.html")).unwrap();
+
+    let mut found = files_with_ids(&root).unwrap();
+    found.sort();
+    let paths: Vec<&str> = found.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "all.html",
+            "index.html",
+            "kernel/index.html",
+            "kernel/sync/struct.Arc.html",
+            "static.files/logo.svg"
+        ]
+    );
+    for (path, id) in &found {
+        let meta = std::fs::metadata(root.join(path)).unwrap();
+        assert_eq!(*id, (meta.dev(), meta.ino()), "{path}");
+    }
+    assert_eq!(found[0].1, found[1].1, "a link is its target");
+    assert_eq!(found[1].1, found[2].1, "hard links are one file");
+}
+
 /// A kept report is classified anew against the list at hand: a link set aside under an older
 /// list that this one does not have counts as broken again, and one it lists is set aside.
 #[test]
