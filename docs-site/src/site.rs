@@ -114,11 +114,16 @@ pub fn link_tree(from: &Path, to: &Path) -> Result<usize, SiteError> {
             let target = dst.join(entry.file_name());
             if entry.file_type().map_err(io("cannot read", &src))?.is_dir() {
                 stack.push((entry.path(), target));
-            } else if !target.exists() {
-                if std::fs::hard_link(entry.path(), &target).is_err() {
-                    std::fs::copy(entry.path(), &target).map_err(io("cannot copy", &target))?;
+            } else {
+                // A file already there is kept: asked by linking, without a `stat` first.
+                match std::fs::hard_link(entry.path(), &target) {
+                    Ok(()) => count += 1,
+                    Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                    Err(_) => {
+                        std::fs::copy(entry.path(), &target).map_err(io("cannot copy", &target))?;
+                        count += 1;
+                    }
                 }
-                count += 1;
             }
         }
     }
