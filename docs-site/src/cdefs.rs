@@ -4,7 +4,7 @@
 //! verdict; and a page per C header lists the Rust items that name its bindings.
 //!
 //! [`annotate_page`], [`kernel_doc_before`], [`defines`], [`wrappers`] and the page renderers are
-//! pure; [`apply`] reads the build and writes the pages.
+//! pure; [`annotate`] writes the binding pages, [`link_to_c`] the rest once the site is there.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use crate::html::{self, CSS, source_view_page};
 use crate::site::{SiteError, write_page};
 
-/// The version of what [`apply`] writes: a site made by another is made again.
+/// The version of what [`annotate`] and [`link_to_c`] write: a site made by another is made again.
 pub const VERSION: &str = "cdefs 4";
 
 /// The verdict of a struct no Rust code of the build uses: rustc laid it out nowhere, so
@@ -475,7 +475,7 @@ pub fn index_page(headers: &BTreeMap<String, usize>) -> String {
     )
 }
 
-/// What [`apply`] did.
+/// What [`annotate`] and [`link_to_c`] did.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Applied {
     /// Binding pages given a C location.
@@ -597,26 +597,44 @@ impl CSide {
     }
 }
 
-/// Annotates every page of the `bindings` and `uapi` crates in `site` with its C side, and
-/// writes a page per header under [`FOLDER`] listing the Rust items that name its bindings (read
-/// from the sources of the site's other crates, `crate_sources`: name and root file). The
-/// headers and C files linked are added to `targets`, for the source view.
-pub fn apply(
+/// The crates whose pages are bindings, given their C side by [`annotate`].
+pub const BINDING_CRATES: [&str; 2] = ["bindings", "uapi"];
+
+/// What [`annotate`] did, for [`link_to_c`].
+#[derive(Debug, Default)]
+pub struct Annotated {
+    applied: Applied,
+    /// The header of each `bindings` item given a C location.
+    header_of: BTreeMap<String, String>,
+}
+
+/// Gives every page of the [`BINDING_CRATES`] its C side: reads each page under `docs` (a
+/// crate's documentation, the folder that holds `bindings/`), and writes the annotated ones at
+/// the same place under `site`, as new files (`docs` may be `site` itself, or a crate's work
+/// folder whose pages are then linked into `site` around the annotated ones). The headers and
+/// C files linked are added to `targets`, for the source view.
+pub fn annotate(
     site: &Path,
+    docs: &[(&str, &Path)],
     srctree: &Path,
     c: &CSide,
-    crate_sources: &[(String, PathBuf)],
     targets: &mut BTreeSet<String>,
-) -> Result<Applied, SiteError> {
+) -> Result<Annotated, SiteError> {
     let mut applied = Applied::default();
     let mut header_of: BTreeMap<String, String> = BTreeMap::new();
     let mut texts: BTreeMap<String, Option<String>> = BTreeMap::new();
-    for krate in ["bindings", "uapi"] {
-        let dir = site.join(krate);
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+    for (krate, docs) in docs.iter().filter(|(k, _)| BINDING_CRATES.contains(k)) {
+        let from = docs.join(krate);
+        let to = site.join(krate);
+        let Ok(entries) = std::fs::read_dir(&from) else { continue };
         let mut names: Vec<String> =
             entries.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
         names.sort();
+        std::fs::create_dir_all(&to).map_err(|source| SiteError::Io {
+            what: "cannot create",
+            path: to.clone(),
+            source,
+        })?;
         for file_name in names {
             let Some((kind, name)) = page_item(&file_name) else { continue };
             applied.pages += 1;
@@ -633,20 +651,34 @@ pub fn apply(
                 .or_insert_with(|| std::fs::read_to_string(srctree.join(file)).ok());
             let kernel_doc = text.as_deref().and_then(|t| kernel_doc_before(t, line));
             let item = CItem { file: file.to_owned(), line, kernel_doc, layout };
-            let page_path = dir.join(&file_name);
-            let Ok(page) = std::fs::read_to_string(&page_path) else { continue };
+            let Ok(page) = std::fs::read_to_string(from.join(&file_name)) else { continue };
             let Some(new) = annotate_page(&page, &item, 1) else { continue };
-            write_unlinked(&page_path, &new)?;
+            write_unlinked(&to.join(&file_name), &new)?;
             applied.located += 1;
             applied.with_kernel_doc += usize::from(item.kernel_doc.is_some());
             applied.with_layout +=
                 usize::from(item.layout.as_deref().is_some_and(|l| l != NOT_CHECKED));
             targets.insert(item.file.clone());
-            if krate == "bindings" {
+            if *krate == "bindings" {
                 header_of.insert(name.to_owned(), item.file);
             }
         }
     }
+    Ok(Annotated { applied, header_of })
+}
+
+/// Once every crate of `site` is there, [`annotate`]'s pages among them: links the mentions of
+/// C structs in the prose of the other crates' pages to their bindings, and writes a page per
+/// header under [`FOLDER`] listing the Rust items that name its bindings (read from the sources
+/// of the site's other crates, `crate_sources`: name and root file). The headers are added to
+/// `targets`, for the source view.
+pub fn link_to_c(
+    site: &Path,
+    annotated: Annotated,
+    crate_sources: &[(String, PathBuf)],
+    targets: &mut BTreeSet<String>,
+) -> Result<Applied, SiteError> {
+    let Annotated { mut applied, header_of } = annotated;
     // Mentions of C structs in the prose of the other crates' pages.
     let has_page =
         |kind: &str, name: &str| site.join(format!("bindings/{kind}.{name}.html")).is_file();
@@ -701,7 +733,10 @@ pub fn apply(
 /// into place once it is written.
 fn write_unlinked(path: &Path, text: &str) -> Result<(), SiteError> {
     let io = |what, source| SiteError::Io { what, path: path.to_owned(), source };
-    std::fs::remove_file(path).map_err(|e| io("cannot remove", e))?;
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io("cannot remove", e)),
+        _ => {}
+    }
     std::fs::write(path, text).map_err(|e| io("cannot write", e))
 }
 

@@ -376,16 +376,34 @@ fn assemble(
 ) -> Result<Assembled, GenerateError> {
     let ok: Vec<&CrateResult> =
         results.iter().filter(|r| !matches!(r.status, Status::Failed(_))).collect();
-    let mut targets = link_crates(tmp, &ok)?;
-    // rustdoc merges the crates' search indexes and trait implementors while the bindings'
-    // pages get their C side: each writes files the other does not touch.
-    let (merged, c_side) = std::thread::scope(|s| {
-        let merge = s.spawn(|| merge_crates(tmp, &options.rustdoc, &ok));
-        let c_side = c_side(tmp, options, srctree, plan, &ok, &mut targets);
-        (merge.join().expect("the merge thread does not panic"), c_side)
+    let (bound, rest): (Vec<&CrateResult>, Vec<&CrateResult>) =
+        ok.iter().partition(|r| cdefs::BINDING_CRATES.contains(&r.name.as_str()));
+    // Both cores, on work that writes different files: rustdoc merges the crates' search
+    // indexes and trait implementors, then the other crates are linked in; beside it, the
+    // bindings' pages are written with their C side, then the rest of theirs linked in around
+    // them.
+    let (merged, bound_side) = std::thread::scope(|s| {
+        let merge = s.spawn(|| {
+            merge_crates(tmp, &options.rustdoc, &ok)?;
+            link_crates(tmp, &rest)
+        });
+        let bound_side = (|| {
+            let mut targets = BTreeSet::new();
+            let annotated = annotate_bindings(tmp, options, srctree, &bound, &mut targets)?;
+            targets.extend(link_crates(tmp, &bound)?);
+            Ok::<_, SiteError>((annotated, targets))
+        })();
+        (merge.join().expect("the merge thread does not panic"), bound_side)
     });
-    merged?;
-    let c_side = c_side?;
+    // rustdoc's lock file, the merge's and one in each crate's documentation.
+    let _ = std::fs::remove_file(tmp.join(".lock"));
+    let mut targets = merged?;
+    let (annotated, bound_targets) = bound_side?;
+    targets.extend(bound_targets);
+    let c_side = match annotated {
+        Some((step, annotated)) => Some(link_to_c(tmp, plan, &ok, step, annotated, &mut targets)?),
+        None => None,
+    };
     copy_logo(tmp, &srctree.path)?;
     site::write_source_view(tmp, &srctree.path, &targets)?;
     let summary_line = match doctest_results {
@@ -424,19 +442,18 @@ fn assemble(
     Ok(Assembled { unlinked: manifest.unlinked, links, c_side: manifest.c_side })
 }
 
-/// The C side of the pages of `bindings` and `uapi` ([`cdefs`]), when `bindings` was
-/// documented: read from the objtree's `vmlinux` and bindgen's headers, the reverse index from
-/// the sources of the other documented kernel crates. A `vmlinux` that cannot be read leaves it
-/// out, said on stderr.
-fn c_side(
+/// The C side of the pages of `bindings` and `uapi` ([`cdefs::annotate`]), when `bindings` was
+/// documented: read from the objtree's `vmlinux` and bindgen's headers, written into `tmp`
+/// before the crates `bound` are linked in. A `vmlinux` that cannot be read leaves it out, said
+/// on stderr. Returns the step under way, for [`link_to_c`].
+fn annotate_bindings(
     tmp: &Path,
     options: &Options,
     srctree: &Srctree,
-    plan: &plan::Plan,
-    ok: &[&CrateResult],
+    bound: &[&CrateResult],
     targets: &mut BTreeSet<String>,
-) -> Result<Option<cdefs::Applied>, SiteError> {
-    if !ok.iter().any(|r| r.name == "bindings") {
+) -> Result<Option<(progress::Step, cdefs::Annotated)>, SiteError> {
+    if !bound.iter().any(|r| r.name == "bindings") {
         return Ok(None);
     }
     let step = progress::start("linking the bindings to their C declarations");
@@ -448,6 +465,23 @@ fn c_side(
             return Ok(None);
         }
     };
+    let docs: Vec<(&str, PathBuf)> =
+        bound.iter().map(|r| (r.name.as_str(), r.dir.join("out"))).collect();
+    let docs: Vec<(&str, &Path)> = docs.iter().map(|(name, out)| (*name, out.as_path())).collect();
+    let annotated = cdefs::annotate(tmp, &docs, &srctree.path, &c, targets)?;
+    Ok(Some((step, annotated)))
+}
+
+/// The rest of the C side once every crate is in `tmp` ([`cdefs::link_to_c`]): the reverse
+/// index from the sources of the other documented kernel crates.
+fn link_to_c(
+    tmp: &Path,
+    plan: &plan::Plan,
+    ok: &[&CrateResult],
+    step: progress::Step,
+    annotated: cdefs::Annotated,
+    targets: &mut BTreeSet<String>,
+) -> Result<cdefs::Applied, SiteError> {
     let documented: BTreeSet<&str> = ok.iter().map(|r| r.name.as_str()).collect();
     let sources: Vec<(String, PathBuf)> = plan
         .jobs
@@ -456,12 +490,12 @@ fn c_side(
         .filter(|j| !matches!(j.name.as_str(), "bindings" | "uapi" | "core" | "compiler_builtins"))
         .map(|j| (j.name.clone(), j.cwd.join(&j.root)))
         .collect();
-    let applied = cdefs::apply(tmp, &srctree.path, &c, &sources, targets)?;
+    let applied = cdefs::link_to_c(tmp, annotated, &sources, targets)?;
     step.done(&format!(
         "{} of {} pages located in C, {} with kernel-doc, {} with a layout verdict; {} header pages",
         applied.located, applied.pages, applied.with_kernel_doc, applied.with_layout, applied.headers
     ));
-    Ok(Some(applied))
+    Ok(applied)
 }
 
 /// Links the documentation of the crates `ok` into `tmp`; returns the `srctree/` files their
@@ -478,10 +512,10 @@ fn link_crates(tmp: &Path, ok: &[&CrateResult]) -> Result<BTreeSet<String>, Site
 }
 
 /// Merges what the crates `ok` documented separately into `tmp` with rustdoc's
-/// `--merge=finalize` (every trait without implementors elsewhere gets its empty list when the
-/// links are checked: [`site::fill_missing_implementors`]).
+/// `--merge=finalize`, which leaves its `.lock` there (every trait without implementors
+/// elsewhere gets its empty list when the links are checked:
+/// [`site::fill_missing_implementors`]).
 fn merge_crates(tmp: &Path, rustdoc: &Path, ok: &[&CrateResult]) -> Result<(), SiteError> {
-    let _ = std::fs::remove_file(tmp.join(".lock"));
     // The search index, crate list and trait implementors of all crates together.
     let mut merge = subprocess::Command::new(rustdoc, tmp)
         .env("RUSTC_BOOTSTRAP", "1")
@@ -492,7 +526,6 @@ fn merge_crates(tmp: &Path, rustdoc: &Path, ok: &[&CrateResult]) -> Result<(), S
         merge = merge.arg(format!("--include-parts-dir={}", r.dir.join("parts").display()));
     }
     merge.run_checked().map_err(|e| SiteError::Merge(e.to_string()))?;
-    let _ = std::fs::remove_file(tmp.join(".lock"));
     Ok(())
 }
 

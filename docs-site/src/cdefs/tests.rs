@@ -179,3 +179,54 @@ fn mentions_of_c_structs_link_to_their_bindings() {
     .assert_eq(&link_c_mentions(page, 2, &has).unwrap());
     assert_eq!(link_c_mentions("<p><code>struct nothing</code></p>", 1, &has), None);
 }
+
+/// The binding pages are written with their C side into the site being assembled, read from
+/// the crate's own documentation, which stays as it is; the crate's other pages are then linked
+/// in around them, and the header's page lists the binding once every crate is there.
+#[test]
+fn binding_pages_are_written_once_into_the_site_and_the_rest_linked_around_them() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = tempfile::tempdir().unwrap();
+    let (srctree, docs, site) =
+        (dir.path().join("srctree"), dir.path().join("out"), dir.path().join("site"));
+    std::fs::create_dir_all(srctree.join("include/linux")).unwrap();
+    std::fs::write(
+        srctree.join("include/linux/sched.h"),
+        "/**\n * struct task_struct - a task\n */\nstruct task_struct {\n};\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(docs.join("bindings")).unwrap();
+    let page = |name: &str| {
+        format!("<main><div class=\"main-heading\"><h1>Struct {name}</h1></div><pre>x</pre></main>")
+    };
+    let located = docs.join("bindings/struct.task_struct.html");
+    let unlocated = docs.join("bindings/struct.nowhere.html");
+    std::fs::write(&located, page("task_struct")).unwrap();
+    std::fs::write(&unlocated, page("nowhere")).unwrap();
+    let c = CSide {
+        decls: BTreeMap::new(),
+        records: BTreeMap::from([(
+            "task_struct".to_owned(),
+            ("include/linux/sched.h:4".to_owned(), "the same".to_owned()),
+        )]),
+        defines: BTreeMap::new(),
+    };
+
+    let mut targets = BTreeSet::new();
+    let annotated = annotate(&site, &[("bindings", &docs)], &srctree, &c, &mut targets).unwrap();
+    assert_eq!((annotated.applied.pages, annotated.applied.located), (2, 1));
+    assert!(!site.join("bindings/struct.nowhere.html").exists(), "only annotated pages written");
+    assert_eq!(crate::site::link_tree(&docs, &site).unwrap(), 1, "the other page linked");
+
+    let in_site = |p: &Path| std::fs::metadata(site.join(p.strip_prefix(&docs).unwrap())).unwrap();
+    assert_ne!(in_site(&located).ino(), std::fs::metadata(&located).unwrap().ino());
+    assert_eq!(in_site(&unlocated).ino(), std::fs::metadata(&unlocated).unwrap().ino());
+    let written = std::fs::read_to_string(site.join("bindings/struct.task_struct.html")).unwrap();
+    assert!(written.contains("include/linux/sched.h:4") && written.contains("a task"), "{written}");
+    assert_eq!(std::fs::read_to_string(&located).unwrap(), page("task_struct"), "work page kept");
+
+    let applied = link_to_c(&site, annotated, &[], &mut targets).unwrap();
+    assert_eq!((applied.located, applied.with_kernel_doc, applied.headers), (1, 1, 0));
+    assert!(site.join(FOLDER).join("index.html").is_file());
+    assert_eq!(targets, BTreeSet::from(["include/linux/sched.h".to_owned()]));
+}
