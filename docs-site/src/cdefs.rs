@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 use crate::html::{self, CSS, source_view_page};
 use crate::site::{SiteError, write_page};
 
-/// The version of what [`annotate`] and [`link_to_c`] write: a site made by another is made again.
+/// The version of what [`annotate`] and [`link_to_c`] write: a site made by another is made
+/// again.
 pub const VERSION: &str = "cdefs 4";
 
 /// The verdict of a struct no Rust code of the build uses: rustc laid it out nowhere, so

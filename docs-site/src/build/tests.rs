@@ -138,3 +138,44 @@ fn shared_documentation_is_taken_only_while_its_inputs_hold_and_never_names_the_
     assert!(take_shared(&store, &key.0, &job, &third, "tree c").is_err());
     assert!(!third.join("out").exists());
 }
+
+/// The longest jobs start first, whatever their place in the plan, so that none is left to
+/// run alone at the end; the small ones keep the plan's order.
+#[test]
+fn the_longest_crates_are_documented_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = core_job(dir.path(), "", "{}");
+    let job = |name: &str, kind| Job { name: name.into(), kind, ..core.clone() };
+    use crate::plan::Kind::{External, Kernel, Module};
+    let plan = [
+        job("build_error", Kernel),
+        job("bindings", Kernel),
+        job("kernel", Kernel),
+        job("rust_minimal", Module),
+        job("rust_out_of_tree", External),
+        job("uapi", Kernel),
+        core.clone(),
+        job("zerocopy", Kernel),
+    ];
+    let mut started = Mutex::new(Vec::new());
+    run_jobs(
+        &plan,
+        1,
+        start_order,
+        &|job: &Job| started.lock().unwrap().push(job.name.clone()),
+        &|_| {},
+    );
+    expect_test::expect![[r#"
+        [
+            "core",
+            "bindings",
+            "uapi",
+            "kernel",
+            "build_error",
+            "rust_minimal",
+            "rust_out_of_tree",
+            "zerocopy",
+        ]
+    "#]]
+    .assert_debug_eq(started.get_mut().unwrap());
+}
