@@ -616,7 +616,7 @@ pub struct Annotated {
 /// C files linked are added to `targets`, for the source view.
 pub fn annotate(
     site: &Path,
-    docs: &[(&str, &Path)],
+    docs: &[(&str, PathBuf)],
     srctree: &Path,
     c: &CSide,
     targets: &mut BTreeSet<String>,

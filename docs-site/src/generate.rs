@@ -467,7 +467,6 @@ fn annotate_bindings(
     };
     let docs: Vec<(&str, PathBuf)> =
         bound.iter().map(|r| (r.name.as_str(), r.dir.join("out"))).collect();
-    let docs: Vec<(&str, &Path)> = docs.iter().map(|(name, out)| (*name, out.as_path())).collect();
     let annotated = cdefs::annotate(tmp, &docs, &srctree.path, &c, targets)?;
     Ok(Some((step, annotated)))
 }
@@ -487,7 +486,8 @@ fn link_to_c(
         .jobs
         .iter()
         .filter(|j| documented.contains(j.name.as_str()))
-        .filter(|j| !matches!(j.name.as_str(), "bindings" | "uapi" | "core" | "compiler_builtins"))
+        .filter(|j| !cdefs::BINDING_CRATES.contains(&j.name.as_str()))
+        .filter(|j| !matches!(j.name.as_str(), "core" | "compiler_builtins"))
         .map(|j| (j.name.clone(), j.cwd.join(&j.root)))
         .collect();
     let applied = cdefs::link_to_c(tmp, annotated, &sources, targets)?;

@@ -213,7 +213,8 @@ fn binding_pages_are_written_once_into_the_site_and_the_rest_linked_around_them(
     };
 
     let mut targets = BTreeSet::new();
-    let annotated = annotate(&site, &[("bindings", &docs)], &srctree, &c, &mut targets).unwrap();
+    let annotated =
+        annotate(&site, &[("bindings", docs.clone())], &srctree, &c, &mut targets).unwrap();
     assert_eq!((annotated.applied.pages, annotated.applied.located), (2, 1));
     assert!(!site.join("bindings/struct.nowhere.html").exists(), "only annotated pages written");
     assert_eq!(crate::site::link_tree(&docs, &site).unwrap(), 1, "the other page linked");
