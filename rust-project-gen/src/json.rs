@@ -15,9 +15,10 @@ use crate::std_deps::StdDep;
 pub struct ProjectJson {
     /// The toolchain's sysroot.
     pub sysroot: PathBuf,
-    /// Its crates' sources, with `sysroot_project`. Without it the file leaves them out, as
-    /// upstream's does: given them, such a rust-analyzer loads the whole of `std`'s Cargo
-    /// workspace (half as much memory again on the demo trees).
+    /// The sysroot's source root, with `sysroot_project`: [`sysroot_source_root`]. Without
+    /// `sysroot_project` the file leaves it out, as upstream's does: given it, such a
+    /// rust-analyzer loads the whole of `std`'s Cargo workspace (half as much memory again on
+    /// the demo trees).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sysroot_src: Option<PathBuf>,
     /// The sysroot crates, when rust-analyzer takes them from the file: `core`, `alloc`, `std`
@@ -40,7 +41,7 @@ pub struct ProjectJson {
 pub struct SysrootProjectJson {
     /// The toolchain's sysroot.
     pub sysroot: PathBuf,
-    /// Its crates' sources.
+    /// Its source root: [`sysroot_source_root`].
     pub sysroot_src: PathBuf,
     /// `core`, `alloc`, `std`, `proc_macro`, then `std`'s crates.io dependencies.
     pub crates: Vec<CrateJson>,
@@ -94,6 +95,17 @@ fn library_crate(
     }
 }
 
+/// What the file gives as `sysroot_src` when it lists the sysroot crates itself: `core`'s
+/// folder, not the whole library. rust-analyzer loads every Rust file under `sysroot_src` as
+/// one more source root, beside each crate's own folder, which it loads anyway. Of the
+/// library (34 MB of Rust in 1.95's `rust-src`: stdarch's generators and intrinsics, the
+/// library's tests, `compiler-builtins`) the four crates read nothing more: a `#[path]`
+/// module outside its crate's root, as `core::arch`'s intrinsics in stdarch are, is not
+/// resolved either way. Loading it costs 21 MB on either demo tree, for the same analysis.
+pub fn sysroot_source_root(sysroot_src: &Path) -> PathBuf {
+    sysroot_src.join("core/src")
+}
+
 /// The sysroot crates, and after them `std_deps`, each depending on `core` and `alloc` (as
 /// `std`'s build renames `rustc-std-workspace-core` and `-alloc`) and a dependency of `std`.
 fn sysroot_project(
@@ -121,7 +133,11 @@ fn sysroot_project(
             ..library_crate(&std_dep.name, Vec::new(), project, sysroot_src)
         });
     }
-    SysrootProjectJson { sysroot: sysroot.to_owned(), sysroot_src: sysroot_src.to_owned(), crates }
+    SysrootProjectJson {
+        sysroot: sysroot.to_owned(),
+        sysroot_src: sysroot_source_root(sysroot_src),
+        crates,
+    }
 }
 
 /// A command rust-analyzer runs, `{label}` replaced by a crate's build label.
@@ -304,7 +320,7 @@ pub fn to_json(
             sysroot_project(project, &sysroot, &sysroot_src, std_deps)
         }),
         sysroot,
-        sysroot_src: features.sysroot_project.then_some(sysroot_src),
+        sysroot_src: features.sysroot_project.then(|| sysroot_source_root(&sysroot_src)),
         cfg_groups: if features.cfg_groups { project.cfg_groups.clone() } else { BTreeMap::new() },
         crates,
         runnables: flycheck
