@@ -15,7 +15,7 @@ use crate::std_deps::StdDep;
 pub struct ProjectJson {
     /// The toolchain's sysroot.
     pub sysroot: PathBuf,
-    /// The sysroot's source root, with `sysroot_project`: [`sysroot_source_root`]. Without
+    /// The sysroot's source root, with `sysroot_project`: `core`'s folder, as there. Without
     /// `sysroot_project` the file leaves it out, as upstream's does: given it, such a
     /// rust-analyzer loads the whole of `std`'s Cargo workspace (half as much memory again on
     /// the demo trees).
@@ -41,7 +41,7 @@ pub struct ProjectJson {
 pub struct SysrootProjectJson {
     /// The toolchain's sysroot.
     pub sysroot: PathBuf,
-    /// Its source root: [`sysroot_source_root`].
+    /// Its source root: `core`'s folder (see `sysroot_source_root`).
     pub sysroot_src: PathBuf,
     /// `core`, `alloc`, `std`, `proc_macro`, then `std`'s crates.io dependencies.
     pub crates: Vec<CrateJson>,
@@ -102,7 +102,7 @@ fn library_crate(
 /// library's tests, `compiler-builtins`) the four crates read nothing more: a `#[path]`
 /// module outside its crate's root, as `core::arch`'s intrinsics in stdarch are, is not
 /// resolved either way. Loading it costs 21 MB on either demo tree, for the same analysis.
-pub fn sysroot_source_root(sysroot_src: &Path) -> PathBuf {
+fn sysroot_source_root(sysroot_src: &Path) -> PathBuf {
     sysroot_src.join("core/src")
 }
 
@@ -314,13 +314,15 @@ pub fn to_json(
             }),
         }
     }));
+    let sysroot_project = features.sysroot_project.then(|| {
+        let std_deps = if features.gives_std_deps() { std_deps } else { &[] };
+        sysroot_project(project, &sysroot, &sysroot_src, std_deps)
+    });
     ProjectJson {
-        sysroot_project: features.sysroot_project.then(|| {
-            let std_deps = if features.gives_std_deps() { std_deps } else { &[] };
-            sysroot_project(project, &sysroot, &sysroot_src, std_deps)
-        }),
+        // The same source root as the sysroot project's.
+        sysroot_src: sysroot_project.as_ref().map(|p| p.sysroot_src.clone()),
+        sysroot_project,
         sysroot,
-        sysroot_src: features.sysroot_project.then(|| sysroot_source_root(&sysroot_src)),
         cfg_groups: if features.cfg_groups { project.cfg_groups.clone() } else { BTreeMap::new() },
         crates,
         runnables: flycheck
