@@ -63,37 +63,59 @@ pub fn file_sha256(path: &Path) -> Option<String> {
 /// every `.cmd` file (4 to 5 s on the demo trees) can be skipped. A tree walk costs a tenth of
 /// that (0.6 s for 97,000 entries).
 pub fn tree_times(roots: &[&Path]) -> std::io::Result<String> {
-    use std::os::unix::fs::MetadataExt;
     let mut hash = Sha256::new();
-    let mut stack: Vec<PathBuf> = roots.iter().rev().map(|r| r.to_path_buf()).collect();
-    while let Some(dir) = stack.pop() {
+    walk_times(roots, &mut |_, record| hash.update(record))?;
+    Ok(hex(&hash.finalize()))
+}
+
+/// [`tree_times`] in parts, to say where a tree changed: for each root, a hash of its own
+/// entries (under the root's path), then one of each of its folders' whole trees (under the
+/// folder's path; an empty folder has none), in the walk's order.
+pub fn tree_times_parts(roots: &[&Path]) -> std::io::Result<Vec<(PathBuf, String)>> {
+    let mut parts: Vec<(PathBuf, Sha256)> = Vec::new();
+    walk_times(roots, &mut |part, record| match parts.last_mut() {
+        Some((last, hash)) if last == part => hash.update(record),
+        _ => parts.push((part.to_owned(), Sha256::new_with_prefix(record))),
+    })?;
+    Ok(parts.into_iter().map(|(part, hash)| (part, hex(&hash.finalize()))).collect())
+}
+
+/// Walks the trees under `roots`, giving `record` each entry's line (its path, type, size and
+/// time) with the part it belongs to ([`tree_times_parts`]). Entries are given in order and
+/// folders walked after their parent's entries, so the order is fixed by the trees alone, and
+/// each part's entries come one after the other.
+fn walk_times(roots: &[&Path], record: &mut dyn FnMut(&Path, &[u8])) -> std::io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    // Each folder to read, with its part: `None` for a root, whose part is itself.
+    let mut stack: Vec<(PathBuf, Option<PathBuf>)> =
+        roots.iter().rev().map(|r| (r.to_path_buf(), None)).collect();
+    while let Some((dir, part)) = stack.pop() {
         let mut entries: Vec<_> = std::fs::read_dir(&dir)?.collect::<Result<_, _>>()?;
         entries.sort_by_key(|e| e.file_name());
-        // Entries are hashed in order and subfolders walked after their parent's entries, so
-        // the order is fixed by the tree alone.
         let mut subdirs = Vec::new();
         for entry in entries {
             let meta = entry.metadata()?;
             let kind = if meta.is_dir() {
-                subdirs.push(entry.path());
+                let path = entry.path();
+                subdirs.push((path.clone(), Some(part.clone().unwrap_or(path))));
                 'd'
             } else if meta.is_symlink() {
                 'l'
             } else {
                 'f'
             };
-            let record = format!(
+            let line = format!(
                 "{}\0{kind}{} {}.{}\n",
                 entry.path().display(),
                 meta.len(),
                 meta.mtime(),
                 meta.mtime_nsec()
             );
-            hash.update(record.as_bytes());
+            record(part.as_deref().unwrap_or(&dir), line.as_bytes());
         }
         stack.extend(subdirs.into_iter().rev());
     }
-    Ok(hex(&hash.finalize()))
+    Ok(())
 }
 
 /// What the file system says of an entry, without reading it: its device and inode, size, and
@@ -271,6 +293,38 @@ mod tests {
         std::fs::rename(obj.join("vmlinux"), src.join("vmlinux")).unwrap();
         assert_ne!(of(), built, "vmlinux moved to the srctree");
         assert!(tree_times(&[&dir.path().join("missing")]).is_err());
+    }
+
+    #[test]
+    fn tree_times_parts_say_which_folder_changed() {
+        let dir = tempfile::tempdir().unwrap();
+        let (src, obj) = (dir.path().join("srctree"), dir.path().join("objtree"));
+        std::fs::create_dir_all(src.join("rust/kernel")).unwrap();
+        std::fs::create_dir_all(obj.join("rust")).unwrap();
+        std::fs::create_dir_all(obj.join("samples")).unwrap();
+        std::fs::write(src.join("rust/kernel/lib.rs"), "//! kernel").unwrap();
+        std::fs::write(obj.join("vmlinux"), "elf").unwrap();
+        std::fs::write(obj.join("rust/.kernel.o.cmd"), "savedcmd").unwrap();
+        std::fs::write(obj.join("samples/Makefile"), "obj-y += rust/").unwrap();
+        let parts = || tree_times_parts(&[&src, &obj]).unwrap();
+        let names: Vec<PathBuf> = parts().into_iter().map(|(p, _)| p).collect();
+        let expect = [&src, &src.join("rust"), &obj, &obj.join("rust"), &obj.join("samples")];
+        assert_eq!(names, expect.map(|p| p.to_owned()));
+
+        let changed = |before: &[(PathBuf, String)]| -> Vec<PathBuf> {
+            let after = parts();
+            after.iter().filter(|p| !before.contains(p)).map(|(p, _)| p.clone()).collect()
+        };
+        let built = parts();
+        std::fs::write(obj.join("rust/.kernel.o.cmd"), "savedcmd_rust/kernel.o").unwrap();
+        assert_eq!(changed(&built), [obj.join("rust")], "a file in a folder rewritten");
+        let built = parts();
+        std::fs::write(obj.join("samples/.rust_minimal.o.cmd"), "savedcmd").unwrap();
+        let (top, samples) = (obj.clone(), obj.join("samples"));
+        assert_eq!(changed(&built), [top, samples], "a file added: its folder's time moved");
+        let built = parts();
+        std::fs::write(obj.join("vmlinux"), "elf, relinked").unwrap();
+        assert_eq!(changed(&built), std::slice::from_ref(&obj), "a file at the top");
     }
 
     #[test]

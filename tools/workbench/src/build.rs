@@ -57,15 +57,16 @@ pub fn build_with(
     let stamp = log.with_extension("stamp");
     let state = || kbuild_state(&cmd, srctree, objtree);
     let now = if vmlinux.is_file() { state() } else { None };
-    if let (Ok(recorded), Some(now)) = (std::fs::read_to_string(&stamp), &now)
-        && recorded.trim() == now
+    let recorded = std::fs::read_to_string(&stamp).ok();
+    if let (Some(recorded), Some(now)) = (&recorded, &now)
+        && *recorded == now.text()
     {
         let step = progress::start("building the kernel");
         step.done("nothing kbuild reads changed since the last build: kbuild not run");
         return Ok(BuildReport {
             relinked: false,
             skipped: true,
-            state: Some(now.clone()),
+            state: Some(now.id()),
             log: log.to_owned(),
         });
     }
@@ -75,6 +76,14 @@ pub fn build_with(
     let step =
         progress::start(&format!("building the kernel (make -j{jobs} in {})", objtree.display()));
     eprintln!("    {cmd}");
+    match (&recorded, &now) {
+        (Some(recorded), Some(now)) if recorded.contains('\t') => {
+            let changed = now.changed_since(recorded);
+            eprintln!("    changed since the last build: {}", describe_changes(&changed));
+        }
+        (_, Some(_)) => eprintln!("    no record of a build that succeeded"),
+        (_, None) => {}
+    }
     let out = cmd.run_with(&mut |_, line| {
         use std::io::Write;
         let _ = writeln!(log_file, "{line}");
@@ -87,8 +96,9 @@ pub fn build_with(
             step.done(if relinked { "vmlinux linked" } else { "vmlinux unchanged, not relinked" });
             let state = state();
             if let Some(state) = &state {
-                report::write_atomically(&stamp, state).map_err(|e| io(&stamp, e))?;
+                report::write_atomically(&stamp, state.text()).map_err(|e| io(&stamp, e))?;
             }
+            let state = state.map(|s| s.id());
             Ok(BuildReport { relinked, skipped: false, state, log: log.to_owned() })
         }
         Err(e) => {
@@ -129,25 +139,90 @@ const VOLATILE_ENV: &[&str] = &[
     subprocess::TEST_VAR,
 ];
 
-/// Whether kbuild would find anything to do in the trees, as a hash: the trees' times
-/// ([`freshness::tree_times`]: make decides by times), make's command line, the environment
-/// but [`VOLATILE_ENV`], `rustc -vV` (kbuild reconfigures when the Rust compiler's version
-/// changes), and the size and time of the C compiler the tree was built with, its linker and
-/// bindgen. `None` when a tree cannot be walked: then kbuild runs.
-pub fn kbuild_state(cmd: &Command, srctree: &Path, objtree: &Path) -> Option<String> {
-    let mut f = freshness::Fingerprint::new();
-    f.add(&freshness::tree_times(&[srctree, objtree]).ok()?);
-    f.add(&cmd.to_string());
+/// What kbuild reads of the trees and of the machine, in named parts ([`kbuild_state`]): while
+/// every part is as it was right after a build that succeeded, kbuild would find nothing to do.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KbuildState {
+    /// Each part's name (`times of objtree/rust`, `env PATH`, `rustc -vV`) and a hash of it:
+    /// values are not kept, the environment's among them.
+    parts: Vec<(String, String)>,
+}
+
+impl KbuildState {
+    fn add(&mut self, name: impl Into<String>, value: &str) {
+        self.parts.push((name.into(), freshness::sha256(value.as_bytes())));
+    }
+
+    /// The state as kept beside the build log: one line per part, its name and hash.
+    pub fn text(&self) -> String {
+        self.parts.iter().map(|(name, hash)| format!("{name}\t{hash}\n")).collect()
+    }
+
+    /// One hash of the whole state.
+    pub fn id(&self) -> String {
+        freshness::sha256(self.text().as_bytes())
+    }
+
+    /// The names of the parts that differ from `recorded`, a [`KbuildState::text`] kept before:
+    /// changed, new or gone, in this state's order and then the gone ones'.
+    pub fn changed_since(&self, recorded: &str) -> Vec<String> {
+        let before: Vec<(&str, &str)> =
+            recorded.lines().filter_map(|line| line.rsplit_once('\t')).collect();
+        let mut changed: Vec<String> = self
+            .parts
+            .iter()
+            .filter(|(name, hash)| !before.contains(&(name.as_str(), hash.as_str())))
+            .map(|(name, _)| name.clone())
+            .collect();
+        changed.extend(
+            before
+                .iter()
+                .filter(|(name, _)| !self.parts.iter().any(|(n, _)| n == name))
+                .map(|(name, _)| format!("{name} (gone)")),
+        );
+        changed
+    }
+}
+
+/// Says which parts of the state changed since the last build, at most a few of them.
+fn describe_changes(changed: &[String]) -> String {
+    const SHOWN: usize = 6;
+    let mut text = changed.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ");
+    if changed.len() > SHOWN {
+        text += &format!(" and {} more", changed.len() - SHOWN);
+    }
+    text
+}
+
+/// Whether kbuild would find anything to do in the trees: the trees' times
+/// ([`freshness::tree_times_parts`]: make decides by times), make's command line, the
+/// environment but [`VOLATILE_ENV`], `rustc -vV` (kbuild reconfigures when the Rust compiler's
+/// version changes), and the size and time of the C compiler the tree was built with, its linker
+/// and bindgen. `None` when a tree cannot be walked: then kbuild runs.
+pub fn kbuild_state(cmd: &Command, srctree: &Path, objtree: &Path) -> Option<KbuildState> {
+    let mut state = KbuildState::default();
+    for (root, name) in [(srctree, "srctree"), (objtree, "objtree")] {
+        for (part, hash) in freshness::tree_times_parts(&[root]).ok()? {
+            let rel = part.strip_prefix(root).unwrap_or(&part);
+            let part = if rel.as_os_str().is_empty() {
+                name.to_owned()
+            } else {
+                format!("{name}/{}", rel.display())
+            };
+            state.parts.push((format!("times of {part}"), hash));
+        }
+    }
+    state.add("make's command", &cmd.to_string());
     let mut env: Vec<(String, String)> = std::env::vars_os()
         .map(|(k, v)| (k.to_string_lossy().into_owned(), v.to_string_lossy().into_owned()))
         .filter(|(k, _)| !VOLATILE_ENV.contains(&k.as_str()))
         .collect();
     env.sort();
     for (key, value) in env {
-        f.add(&key).add(&value);
+        state.add(format!("env {key}"), &value);
     }
     let rustc = Command::new("rustc", objtree).arg("-vV").timeout(Duration::from_secs(60));
-    f.add(&rustc.run_checked().ok()?.stdout);
+    state.add("rustc -vV", &rustc.run_checked().ok()?.stdout);
     let cc = std::fs::read_to_string(objtree.join("init/.main.o.cmd"))
         .ok()
         .and_then(|text| kbuild::parse_cmd_file(&text))
@@ -158,22 +233,18 @@ pub fn kbuild_state(cmd: &Command, srctree: &Path, objtree: &Path) -> Option<Str
         None => cc.replacen("clang", "ld.lld", 1),
     };
     for tool in [cc.as_str(), ld.as_str(), "bindgen"] {
-        f.add(tool);
-        match which(tool).and_then(|path| std::fs::metadata(&path).ok().map(|m| (path, m))) {
+        let found = match which(tool)
+            .and_then(|path| std::fs::metadata(&path).ok().map(|m| (path, m)))
+        {
             Some((path, meta)) => {
                 use std::os::unix::fs::MetadataExt;
-                f.add(&format!(
-                    "{} {} {}.{}",
-                    path.display(),
-                    meta.len(),
-                    meta.mtime(),
-                    meta.mtime_nsec()
-                ))
+                format!("{} {} {}.{}", path.display(), meta.len(), meta.mtime(), meta.mtime_nsec())
             }
-            None => f.add("absent"),
+            None => "absent".to_owned(),
         };
+        state.add(format!("tool {tool}"), &found);
     }
-    Some(f.finish())
+    Some(state)
 }
 
 /// Where `PATH` finds `program` (itself when it names a path).
@@ -184,4 +255,35 @@ fn which(program: &str) -> Option<PathBuf> {
     std::env::split_paths(&std::env::var_os("PATH")?)
         .map(|dir| dir.join(program))
         .find(|path| path.is_file())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_state_names_what_changed_since_the_one_recorded() {
+        let state = |parts: &[(&str, &str)]| {
+            let mut state = KbuildState::default();
+            for (name, value) in parts {
+                state.add(*name, value);
+            }
+            state
+        };
+        let built =
+            state(&[("times of objtree/rust", "1"), ("env PATH", "/bin"), ("env LLVM", "1")]);
+        assert_eq!(built.changed_since(&built.text()), Vec::<String>::new());
+        let now =
+            state(&[("times of objtree/rust", "2"), ("env PATH", "/bin"), ("env KERNEL", "6.12")]);
+        assert_eq!(
+            now.changed_since(&built.text()),
+            ["times of objtree/rust", "env KERNEL", "env LLVM (gone)"]
+        );
+        assert_ne!(now.id(), built.id());
+        assert!(!built.text().contains("/bin"), "values are kept only as hashes");
+        assert_eq!(
+            describe_changes(&(1..=8).map(|i| format!("env V{i}")).collect::<Vec<_>>()),
+            "env V1, env V2, env V3, env V4, env V5, env V6 and 2 more"
+        );
+    }
 }
