@@ -33,11 +33,20 @@ CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/rust-kernel-tools
 # back to the same default.
 export RUST_KERNEL_TOOLS_CACHE := $(abspath $(CACHE))
 TOOLS_PREFIX := $(CACHE)/tools
+# Once: a make that make runs (make test's) inherits it, and kbuild's environment, which decides
+# whether `make demo` after `make test` runs kbuild again, is then the same at every depth.
+ifneq ($(firstword $(subst :, ,$(PATH))),$(TOOLS_PREFIX)/bin)
 export PATH := $(TOOLS_PREFIX)/bin:$(PATH)
+endif
 
 # The demo kernels are data: demo-kernel/VERSION/ holds kernel.conf (its Debian package, the suite
 # it comes from, the libclang its bindgen needs), demo.config and patches/. KERNEL= picks one.
 KERNEL ?= 6.12
+# The suite's own variables are given on make's command line (`make test` gives them to the
+# makes it runs), which make would export: kept out of the environment of what the recipes run,
+# kbuild's included, for `make demo` and `make test`'s `make demo KERNEL=6.12` to run kbuild in
+# the same environment. A make run by a recipe still gets them, through MAKEFLAGS.
+unexport KERNEL KERNEL_TESTS CONFIG_FRAGMENT CELL_DIR
 DEMO_KERNELS := $(sort $(patsubst demo-kernel/%/kernel.conf,%,$(wildcard demo-kernel/*/kernel.conf)))
 DEMO_KERNEL := $(CURDIR)/demo-kernel/$(KERNEL)
 ifeq ($(filter $(KERNEL),$(DEMO_KERNELS)),)
