@@ -23,7 +23,8 @@ pub fn split_commands(line: &str) -> Result<Vec<SimpleCommand>, ShellError> {
     let mut word = String::new();
     let mut in_word = false;
     let mut quoted: Option<usize> = None;
-    let mut chars = line.chars().peekable();
+    // What is left of the line.
+    let mut rest = line;
     // `quoted` is where in the word quoting first began: an assignment's name must come before.
     let finish_word = |word: &mut String,
                        in_word: &mut bool,
@@ -34,35 +35,36 @@ pub fn split_commands(line: &str) -> Result<Vec<SimpleCommand>, ShellError> {
             *in_word = false;
         }
     };
-    while let Some(c) = chars.next() {
+    while let Some(c) = rest.chars().next() {
+        rest = &rest[c.len_utf8()..];
         match c {
             '\'' => {
                 in_word = true;
                 quoted.get_or_insert(word.len());
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => word.push(c),
-                        None => return Err(ShellError("single")),
-                    }
-                }
+                let Some(end) = rest.find('\'') else { return Err(ShellError("single")) };
+                word.push_str(&rest[..end]);
+                rest = &rest[end + 1..];
             }
             '"' => {
                 in_word = true;
                 quoted.get_or_insert(word.len());
+                let mut chars = rest.char_indices();
                 loop {
                     match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c @ ('"' | '\\' | '$' | '`')) => word.push(c),
-                            Some('\n') => {}
-                            Some(c) => {
+                        Some((i, '"')) => {
+                            rest = &rest[i + 1..];
+                            break;
+                        }
+                        Some((_, '\\')) => match chars.next() {
+                            Some((_, c @ ('"' | '\\' | '$' | '`'))) => word.push(c),
+                            Some((_, '\n')) => {}
+                            Some((_, c)) => {
                                 word.push('\\');
                                 word.push(c);
                             }
                             None => return Err(ShellError("double")),
                         },
-                        Some(c) => word.push(c),
+                        Some((_, c)) => word.push(c),
                         None => return Err(ShellError("double")),
                     }
                 }
@@ -70,22 +72,28 @@ pub fn split_commands(line: &str) -> Result<Vec<SimpleCommand>, ShellError> {
             '\\' => {
                 in_word = true;
                 quoted.get_or_insert(word.len());
-                match chars.next() {
-                    Some('\n') | None => {}
-                    Some(c) => word.push(c),
+                if let Some(c) = rest.chars().next() {
+                    rest = &rest[c.len_utf8()..];
+                    if c != '\n' {
+                        word.push(c);
+                    }
                 }
             }
             ';' | '&' | '|' => {
-                if matches!(c, '&' | '|') && chars.peek() == Some(&c) {
-                    chars.next();
+                if matches!(c, '&' | '|') && rest.starts_with(c) {
+                    rest = &rest[1..];
                 }
                 finish_word(&mut word, &mut in_word, &mut quoted, &mut words);
                 commands.push(simple_command(std::mem::take(&mut words)));
             }
             c if c.is_whitespace() => finish_word(&mut word, &mut in_word, &mut quoted, &mut words),
             c => {
+                // The rest of a run of plain characters, at once.
                 in_word = true;
                 word.push(c);
+                let end = rest.find(is_special).unwrap_or(rest.len());
+                word.push_str(&rest[..end]);
+                rest = &rest[end..];
             }
         }
     }
@@ -93,6 +101,11 @@ pub fn split_commands(line: &str) -> Result<Vec<SimpleCommand>, ShellError> {
     commands.push(simple_command(words));
     commands.retain(|c| !c.words.is_empty() || !c.env.is_empty());
     Ok(commands)
+}
+
+/// A character that ends a run of plain ones: a quote, an escape, a separator or a blank.
+fn is_special(c: char) -> bool {
+    matches!(c, '\'' | '"' | '\\' | ';' | '&' | '|') || c.is_whitespace()
 }
 
 fn simple_command(words: Vec<(String, Option<usize>)>) -> SimpleCommand {
@@ -156,6 +169,13 @@ mod tests {
                 env=[] words=["g"]
                 env=[] words=["h"]
                 env=[] words=["i", "x;y"]
+            "#]],
+        );
+        check(
+            r#"ab'c d'ef"g"h\ i;é-ü"#,
+            expect![[r#"
+                env=[] words=["abc defgh i"]
+                env=[] words=["é-ü"]
             "#]],
         );
         check(
