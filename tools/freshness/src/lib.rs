@@ -123,7 +123,7 @@ fn walk_times(roots: &[&Path], record: &mut dyn FnMut(&Path, &[u8])) -> std::io:
 /// cannot be set back, as a copy that keeps times sets the modification time). Two equal stamps
 /// of a settled entry mean it was not written in between; for a directory, that no entry was
 /// added, removed or renamed in it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Stamp {
     dev: u64,
     ino: u64,
@@ -146,11 +146,23 @@ impl Stamp {
         }
     }
 
+    /// The stamp of what `stat(2)` returned: its `st_dev`, `st_ino`, `st_size`, and its
+    /// `st_mtim` and `st_ctim` as seconds and nanoseconds.
+    pub fn from_stat(dev: u64, ino: u64, size: u64, mtime: (i64, i64), ctime: (i64, i64)) -> Stamp {
+        Stamp { dev, ino, size, mtime, ctime }
+    }
+
     /// The stamp of `meta` if the entry last changed [`SETTLED_AFTER`] or longer before `now`:
     /// only such a stamp can say later that the entry did not change. `None` for one that
     /// changed since, or whose time is ahead of `now`.
     pub fn settled(meta: &std::fs::Metadata, now: SystemTime) -> Option<Stamp> {
-        let stamp = Stamp::of(meta);
+        Stamp::of(meta).settled_at(now)
+    }
+
+    /// This stamp if its entry last changed [`SETTLED_AFTER`] or longer before `now`
+    /// ([`Stamp::settled`]).
+    pub fn settled_at(self, now: SystemTime) -> Option<Stamp> {
+        let stamp = self;
         let at = |(secs, nanos): (i64, i64)| {
             let secs = u64::try_from(secs).ok()?;
             let nanos = u32::try_from(nanos).ok()?;

@@ -3,17 +3,22 @@
 //!
 //! A scan reads every directory and every `.cmd` file's first line. Given the [`ScanRecord`]
 //! of the last scan of the same tree, it reads again only what was written since: a directory
-//! whose [`Stamp`] moved (an entry added, removed or renamed in it) and a `.cmd` file whose
-//! stamp moved; the rest is taken from the record, as make and git trust unchanged times.
+//! whose [`Stamp`] moved (an entry added, removed or renamed in it), a crate's `.cmd` file whose
+//! stamp moved, and the other `.cmd` files of a directory (C objects', nine in ten) when the
+//! stamp of one of them moved; the rest is taken from the record, as make and git trust
+//! unchanged times.
 
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
+use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::SystemTime;
 
 use freshness::Stamp;
+use nix::fcntl::{AtFlags, OFlag};
+use nix::sys::stat::{FileStat, Mode, fstat, fstatat};
 use serde::{Deserialize, Serialize};
 
 use crate::rustc::{RustcInvocation, find_rustc, parse_cmd_file};
@@ -82,9 +87,9 @@ pub struct Scan {
 }
 
 /// What a scan saw of a tree, for the next scan of the same tree: each directory's
-/// subdirectories and `.cmd` files, and each `.cmd` file's saved rustc command, under the
-/// stamps they had when read. An entry that changed in the moments before the scan gets no
-/// stamp, and is read again next time.
+/// subdirectories and `.cmd` files, each crate's saved rustc command, and the stamps they had
+/// when read. An entry that changed in the moments before the scan gets no stamp, and is read
+/// again next time.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScanRecord {
     /// The tree, as given to the scan.
@@ -96,17 +101,41 @@ pub struct ScanRecord {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 struct DirRecord {
     stamp: Option<Stamp>,
-    subdirs: Vec<String>,
-    /// By name.
-    cmds: Vec<CmdRecord>,
+    subdirs: Names,
+    /// Every `.cmd` file.
+    cmds: Names,
+    /// Those whose first line names rustc (or clippy-driver), by name.
+    rustc: Vec<CmdRecord>,
+    /// A hash of the others' names and stamps ([`others_digest`]); `None` when one of them had
+    /// no stamp.
+    others: Option<String>,
+}
+
+/// A directory's entries' names, sorted, each ended by a newline: one string to keep and to
+/// read back rather than one per name (a name with a newline in it is no kbuild's, and is left
+/// out).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+struct Names(String);
+
+impl Names {
+    fn of(mut names: Vec<String>) -> Names {
+        names.retain(|name| !name.contains('\n'));
+        names.sort();
+        Names(names.iter().flat_map(|name| [name.as_str(), "\n"]).collect())
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &str> {
+        self.0.split_terminator('\n')
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 struct CmdRecord {
     name: String,
     stamp: Option<Stamp>,
-    /// The first line, when it names rustc (or clippy-driver); `None` for any other command.
-    rustc_line: Option<String>,
+    /// The first line: the saved command.
+    line: String,
 }
 
 /// Where the kernel's documentation builders write, under an objtree: `make htmldocs`
@@ -140,6 +169,8 @@ fn scan_with(
 ) -> std::io::Result<(Scan, ScanRecord)> {
     // The top directory must be readable; a subdirectory that is not is skipped.
     std::fs::read_dir(tree)?;
+    // Every entry is looked at relative to the top: one path lookup per folder below it.
+    let top = open_dir(tree)?;
     let previous = previous.filter(|p| p.tree == tree);
     let mut scan = Scan::default();
     let mut record = ScanRecord { tree: tree.to_owned(), dirs: BTreeMap::new() };
@@ -148,7 +179,7 @@ fn scan_with(
         let mut next = Vec::new();
         let parts = parallel_map(&level, threads, |rel| {
             let before = previous.and_then(|p| p.dirs.get(rel));
-            scan_dir(&tree.join(rel), before, now)
+            scan_dir((&top, tree), rel, before, now)
         });
         for (rel, (part, dir)) in level.into_iter().zip(parts) {
             scan.builds.extend(part.builds);
@@ -156,7 +187,7 @@ fn scan_with(
             scan.cmd_files += part.cmd_files;
             scan.unchanged += part.unchanged;
             let subdir =
-                |name: &String| if rel.is_empty() { name.clone() } else { format!("{rel}/{name}") };
+                |name: &str| if rel.is_empty() { name.to_owned() } else { format!("{rel}/{name}") };
             next.extend(dir.subdirs.iter().map(subdir).filter(|d| d != DOCS_OUTPUT));
             record.dirs.insert(rel, dir);
         }
@@ -199,56 +230,163 @@ fn parallel_map<T: Sync, R: Send>(
     results.into_iter().map(|r| r.expect("every item was taken by a thread")).collect()
 }
 
-/// The rustc invocations of the `.cmd` files in `dir`, and what it holds: its subdirectories
-/// (but `.git`) and `.cmd` files, from `before` when the directory's stamp is the same.
-fn scan_dir(dir: &Path, before: Option<&DirRecord>, now: SystemTime) -> (Scan, DirRecord) {
+/// The rustc invocations of the `.cmd` files in the directory `rel` of the tree (`top`, open
+/// as `top_fd`), and what it holds: its subdirectories (but `.git`) and `.cmd` files, from
+/// `before` when the directory's stamp is the same. A crate's `.cmd` file is read again when its
+/// stamp moved, the others all together when the hash of their stamps did.
+fn scan_dir(
+    (top_fd, top): (&OwnedFd, &Path),
+    rel: &str,
+    before: Option<&DirRecord>,
+    now: SystemTime,
+) -> (Scan, DirRecord) {
     let mut scan = Scan::default();
-    let Ok(meta) = std::fs::symlink_metadata(dir) else { return (scan, DirRecord::default()) };
-    let stamp = Stamp::settled(&meta, now);
-    let (subdirs, cmd_names) = match before {
-        Some(before) if stamp.is_some() && before.stamp == stamp => {
-            (before.subdirs.clone(), before.cmds.iter().map(|c| c.name.clone()).collect())
+    let at = |name: &str| {
+        let mut path = String::with_capacity(rel.len() + 1 + name.len());
+        if !rel.is_empty() {
+            path.push_str(rel);
+            path.push('/');
         }
-        _ => list_dir(dir),
+        path.push_str(name);
+        At { top_fd, top, path }
     };
-    let mut cmds = Vec::with_capacity(cmd_names.len());
-    for name in cmd_names {
-        let path = dir.join(&name);
-        let kept = before
-            .and_then(|b| b.cmds.binary_search_by(|c| c.name.cmp(&name)).ok().map(|i| &b.cmds[i]))
-            .filter(|c| c.stamp.is_some())
-            .filter(|c| {
-                let now_stamp = std::fs::symlink_metadata(&path).ok().map(|m| Stamp::of(&m));
-                c.stamp == now_stamp
-            });
-        scan.cmd_files += 1;
-        let record = match kept {
-            Some(kept) => {
-                scan.unchanged += 1;
-                kept.clone()
-            }
-            None => match read_first_line(&path, now) {
-                Ok((stamp, line)) => CmdRecord { name, stamp, rustc_line: line },
-                Err(e) => {
-                    scan.problems.push(ScanProblem {
-                        path: path.clone(),
-                        message: format!("cannot read: {e}"),
-                    });
-                    continue;
-                }
-            },
-        };
-        if let Some(line) = &record.rustc_line {
-            use_rustc_line(&path, line, &mut scan);
+    let dir =
+        At { top_fd, top, path: if rel.is_empty() { ".".to_owned() } else { rel.to_owned() } };
+    let Ok(stamp) = dir.stat() else { return (scan, DirRecord::default()) };
+    let stamp = stamp.settled_at(now);
+    let (subdirs, cmds) = match before {
+        Some(before) if stamp.is_some() && before.stamp == stamp => {
+            (before.subdirs.clone(), before.cmds.clone())
         }
-        cmds.push(record);
+        _ => list_dir(&top.join(rel)),
+    };
+    let mut record =
+        DirRecord { stamp, subdirs, cmds: Names::default(), rustc: Vec::new(), others: None };
+    scan.cmd_files = cmds.iter().count();
+    // The other `.cmd` files with their stamps now, and the crates' that are no longer.
+    let mut others: Vec<(&str, Option<Stamp>)> = Vec::new();
+    let mut no_longer: Vec<(&str, Option<Stamp>)> = Vec::new();
+    for name in cmds.iter() {
+        let file = at(name);
+        let now_stamp = file.stat().ok();
+        let crate_before = before.and_then(|b| {
+            b.rustc.binary_search_by(|c| c.name.as_str().cmp(name)).ok().map(|i| &b.rustc[i])
+        });
+        match crate_before {
+            Some(kept) if kept.stamp.is_some() && kept.stamp == now_stamp => {
+                scan.unchanged += 1;
+                use_rustc_line(&file.path(), &kept.line, &mut scan);
+                record.rustc.push(kept.clone());
+            }
+            Some(_) => read_cmd(&file, name, now, &mut scan, &mut record, &mut no_longer),
+            None => others.push((name, now_stamp)),
+        }
     }
-    (scan, DirRecord { stamp, subdirs, cmds })
+    let kept = before.and_then(|b| b.others.as_ref());
+    let unchanged = kept.is_some_and(|kept| {
+        others.iter().all(|(_, stamp)| stamp.is_some()) && others_digest(&others) == *kept
+    });
+    if unchanged && no_longer.is_empty() {
+        scan.unchanged += others.len();
+        record.others = kept.cloned();
+        record.rustc.sort_by(|a, b| a.name.cmp(&b.name));
+        record.cmds = cmds;
+        return (scan, record);
+    }
+    if unchanged {
+        scan.unchanged += others.len();
+    } else {
+        let names: Vec<&str> = others.drain(..).map(|(name, _)| name).collect();
+        for name in names {
+            read_cmd(&at(name), name, now, &mut scan, &mut record, &mut others);
+        }
+    }
+    others.append(&mut no_longer);
+    others.sort_by(|a, b| a.0.cmp(b.0));
+    record.others = others.iter().all(|(_, stamp)| stamp.is_some()).then(|| others_digest(&others));
+    record.rustc.sort_by(|a, b| a.name.cmp(&b.name));
+    record.cmds = cmds;
+    (scan, record)
 }
 
-/// The subdirectories (but `.git`) and `.cmd` files of `dir`, each sorted by name; none when it
-/// cannot be read.
-fn list_dir(dir: &Path) -> (Vec<String>, Vec<String>) {
+/// An entry of the tree `top` (open as `top_fd`), by its path relative to it.
+struct At<'a> {
+    top_fd: &'a OwnedFd,
+    top: &'a Path,
+    path: String,
+}
+
+impl At<'_> {
+    /// Its full path, for messages and for the builds found.
+    fn path(&self) -> PathBuf {
+        self.top.join(&self.path)
+    }
+
+    /// Its stamp, not following a symbolic link.
+    fn stat(&self) -> nix::Result<Stamp> {
+        fstatat(self.top_fd, self.path.as_str(), AtFlags::AT_SYMLINK_NOFOLLOW)
+            .map(|st| stamp_of(&st))
+    }
+
+    fn open(&self) -> nix::Result<OwnedFd> {
+        let flags = OFlag::O_RDONLY | OFlag::O_CLOEXEC;
+        nix::fcntl::openat(self.top_fd, self.path.as_str(), flags, Mode::empty())
+    }
+}
+
+/// Reads the `.cmd` file `file`, named `name`: a crate's goes in `record`, any other in
+/// `others`, one that cannot be read is a problem.
+fn read_cmd<'a>(
+    file: &At<'_>,
+    name: &'a str,
+    now: SystemTime,
+    scan: &mut Scan,
+    record: &mut DirRecord,
+    others: &mut Vec<(&'a str, Option<Stamp>)>,
+) {
+    match read_first_line(file, now) {
+        Ok((stamp, line)) if is_rustc_line(&line) => {
+            use_rustc_line(&file.path(), &line, scan);
+            record.rustc.push(CmdRecord { name: name.to_owned(), stamp, line });
+        }
+        Ok((stamp, _)) => others.push((name, stamp)),
+        Err(e) => {
+            let message = format!("cannot read: {e}");
+            scan.problems.push(ScanProblem { path: file.path(), message });
+            others.push((name, None));
+        }
+    }
+}
+
+/// A hash of `.cmd` files' names and stamps, in order: SipHash, quick to take of a thousand
+/// stamps, which only this program's next runs compare (another build of it that hashes
+/// otherwise reads the files again).
+fn others_digest(others: &[(&str, Option<Stamp>)]) -> String {
+    use std::hash::{DefaultHasher, Hash, Hasher};
+    let mut hasher = DefaultHasher::new();
+    others.hash(&mut hasher);
+    format!("{:016x}", hasher.finish())
+}
+
+/// `dir`, opened to look at what is below it ([`At`]).
+fn open_dir(dir: &Path) -> nix::Result<OwnedFd> {
+    nix::fcntl::open(dir, OFlag::O_PATH | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC, Mode::empty())
+}
+
+fn stamp_of(st: &FileStat) -> Stamp {
+    // `st_size` is never negative; `st_dev` and `st_ino` are unsigned on Linux.
+    #[allow(clippy::unnecessary_cast)]
+    Stamp::from_stat(
+        st.st_dev as u64,
+        st.st_ino as u64,
+        u64::try_from(st.st_size).unwrap_or(0),
+        (st.st_mtime, st.st_mtime_nsec),
+        (st.st_ctime, st.st_ctime_nsec),
+    )
+}
+
+/// The subdirectories (but `.git`) and `.cmd` files of `dir`; none when it cannot be read.
+fn list_dir(dir: &Path) -> (Names, Names) {
     let (mut subdirs, mut cmds) = (Vec::new(), Vec::new());
     if let Ok(entries) = std::fs::read_dir(dir) {
         for entry in entries.flatten() {
@@ -263,24 +401,22 @@ fn list_dir(dir: &Path) -> (Vec<String>, Vec<String>) {
             }
         }
     }
-    subdirs.sort();
-    cmds.sort();
-    (subdirs, cmds)
+    (Names::of(subdirs), Names::of(cmds))
 }
 
 /// A `.cmd` file's stamp, taken before it is read (settled, see [`Stamp::settled`]), and its
-/// first line when that names rustc: the saved command. The rest (dependency lists) can be long.
-fn read_first_line(
-    path: &Path,
-    now: SystemTime,
-) -> std::io::Result<(Option<Stamp>, Option<String>)> {
-    let file = File::open(path)?;
-    let stamp = Stamp::settled(&file.metadata()?, now);
+/// first line: the saved command. The rest (dependency lists) can be long.
+fn read_first_line(file: &At<'_>, now: SystemTime) -> std::io::Result<(Option<Stamp>, String)> {
+    let fd = file.open()?;
+    let stamp = stamp_of(&fstat(&fd)?).settled_at(now);
     let mut line = Vec::new();
-    BufReader::new(file).read_until(b'\n', &mut line)?;
-    let line = String::from_utf8_lossy(&line);
-    let rustc = line.contains("rustc ") || line.contains("clippy-driver ");
-    Ok((stamp, rustc.then(|| line.into_owned())))
+    BufReader::new(File::from(fd)).read_until(b'\n', &mut line)?;
+    Ok((stamp, String::from_utf8_lossy(&line).into_owned()))
+}
+
+/// Whether a `.cmd` file's first line names rustc (or clippy-driver, under `CLIPPY=1`).
+fn is_rustc_line(line: &str) -> bool {
+    line.contains("rustc ") || line.contains("clippy-driver ")
 }
 
 /// Keeps the rustc invocation of `line`, the first line of the `.cmd` file `path`.

@@ -159,9 +159,24 @@ fn a_rescan_reads_only_what_was_written_since() {
     assert!(!targets.contains(&"d00/d10/m.o".to_owned()));
     assert!(targets.contains(&"d01/d11/d21/n.o".to_owned()));
     assert!(!targets.iter().any(|t| t.starts_with("d02/d12/")));
-    // Read again: the rewritten file and the new one; the new one's directory is listed again,
-    // but its other files are unchanged.
-    assert_eq!(rescan.cmd_files - rescan.unchanged, 2);
+    // Read again: the rewritten file, and the new one's directory's other `.cmd` files, with
+    // it: that directory is listed again, and its crate's file is unchanged.
+    assert_eq!(rescan.cmd_files - rescan.unchanged, 3);
+
+    // A C object's command rewritten in place: that directory's others are read again.
+    let c = built.path().join("d03/d13/.c.o.cmd");
+    std::fs::write(&c, "savedcmd_d03/d13/c.o := gcc -O2 -c d03/d13/c.c\n").unwrap();
+    let (rescan, record) = scan_with(built.path(), 2, Some(&record), later()).unwrap();
+    assert_eq!(rescan.cmd_files - rescan.unchanged, 1);
+    // Now a crate's: the saved command is read again, and it is one.
+    let rs = "savedcmd_d03/d13/c.o := rustc --crate-name c d03/d13/c.rs\n";
+    std::fs::write(&c, rs).unwrap();
+    let (rescan, record) = scan_with(built.path(), 2, Some(&record), later()).unwrap();
+    assert_eq!(rescan.cmd_files - rescan.unchanged, 1);
+    assert!(summary(&rescan).0.contains(&"d03/d13/c.o".to_owned()));
+    assert_eq!(summary(&rescan), summary(&scan_with(built.path(), 2, None, later()).unwrap().0));
+    let (again, record) = scan_with(built.path(), 2, Some(&record), later()).unwrap();
+    assert_eq!(again.unchanged, again.cmd_files, "nothing was read again");
 
     // The record of another tree is not used.
     let other = tree();
