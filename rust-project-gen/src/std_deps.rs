@@ -45,8 +45,18 @@ fn parse(text: &str) -> Result<DocumentMut, StdDepError> {
 }
 
 /// The version of `name` that `library/Cargo.lock` pins.
+///
+/// Cargo writes each package as a `[[package]]` table of its own lines, `name = "..."` among
+/// them: only the one named `name` is parsed (the whole lock is a hundred times longer), and the
+/// whole lock only when no table has that line.
 pub fn locked_version(cargo_lock: &str, name: &str) -> Result<String, StdDepError> {
-    let lock = parse(cargo_lock)?;
+    let name_line = format!("name = \"{name}\"");
+    let table = cargo_lock
+        .split("\n[[package]]\n")
+        .skip(1)
+        .find(|table| table.lines().any(|line| line == name_line))
+        .map(|table| format!("[[package]]\n{table}"));
+    let lock = parse(table.as_deref().unwrap_or(cargo_lock))?;
     lock.get("package")
         .and_then(Item::as_array_of_tables)
         .into_iter()
