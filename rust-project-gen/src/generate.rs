@@ -148,9 +148,24 @@ pub fn cargo_home() -> Option<PathBuf> {
 }
 
 /// Builds the crate graph for `trees`.
+///
+/// The objtree's `.config` and `std`'s manifests are read on a thread of their own while the
+/// objtree is scanned (once it is known to be configured: no other folder is walked).
 pub fn generate(trees: &Trees) -> Result<Output, GenerateError> {
     let srctree = Srctree::open(&trees.srctree)?;
-    let objtree = Objtree::open(&srctree, &trees.objtree)?;
+    let configured = trees.objtree.join(".config").is_file();
+    let store = trees.store.as_deref();
+    let (objtree, scan, (std_deps, notes)) = std::thread::scope(|s| {
+        let config = s.spawn(|| Objtree::open(&srctree, &trees.objtree));
+        let std_deps = s.spawn(|| match &trees.cargo_home {
+            Some(cargo_home) => find_std_deps(&trees.sysroot_src, cargo_home),
+            None => (Vec::new(), Vec::new()),
+        });
+        let scan = configured.then(|| store::scan(store, &trees.objtree));
+        let objtree = config.join().expect("reading .config does not panic");
+        (objtree, scan, std_deps.join().expect("reading std's manifests does not panic"))
+    });
+    let objtree = objtree?;
     if !trees.sysroot_src.join("core/src/lib.rs").is_file() {
         return Err(GenerateError::NoSysrootSrc(trees.sysroot_src.clone()));
     }
@@ -158,8 +173,9 @@ pub fn generate(trees: &Trees) -> Result<Output, GenerateError> {
         let path = path.to_owned();
         move |source| GenerateError::Read { path, source }
     };
-    let store = trees.store.as_deref();
-    let mut scan = store::scan(store, &objtree.path).map_err(read_error(&objtree.path))?;
+    // `.config` came between the two looks: the tree is scanned now.
+    let scan = scan.unwrap_or_else(|| store::scan(store, &objtree.path));
+    let mut scan = scan.map_err(read_error(&objtree.path))?;
     let (mut cmd_files, mut unchanged) = (scan.cmd_files, scan.unchanged);
     let not_built = |dir: &Path| GenerateError::NotBuilt {
         dir: dir.to_owned(),
@@ -212,10 +228,6 @@ pub fn generate(trees: &Trees) -> Result<Output, GenerateError> {
         scan.problems.iter().map(|p| format!("{}: {}", p.path.display(), p.message)).collect();
     problems.extend(project.warnings.iter().cloned());
     let sysroot = (trees.sysroot.clone(), trees.sysroot_src.clone());
-    let (std_deps, notes) = match &trees.cargo_home {
-        Some(cargo_home) => find_std_deps(&trees.sysroot_src, cargo_home),
-        None => (Vec::new(), Vec::new()),
-    };
     Ok(Output { project, problems, cmd_files, unchanged, guessed, sysroot, std_deps, notes })
 }
 
