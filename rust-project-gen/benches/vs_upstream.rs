@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use subprocess::Command;
 
-const RUNS: usize = 10;
+const RUNS: usize = 20;
 /// `analysis-stats` runs of each file per rust-analyzer.
 const RA_RUNS: usize = 3;
 
@@ -61,16 +61,20 @@ fn main() {
     let mut peaks = Vec::new();
     let mut sizes = Vec::new();
     let mut crates = Vec::new();
-    for side in &sides {
-        let mut samples = Vec::new();
-        let mut text = String::new();
-        for _ in 0..RUNS {
+    // The two sides run in turn, a run of each after the other, so that the machine's drift
+    // over the runs weighs on both alike.
+    let mut samples = [Vec::new(), Vec::new()];
+    for _ in 0..RUNS {
+        for (side, samples) in sides.iter().zip(&mut samples) {
             let start = Instant::now();
-            text = run(&side.command);
+            run(&side.command);
             samples.push(start.elapsed());
         }
+    }
+    for (side, mut samples) in sides.iter().zip(samples) {
         samples.sort();
         times.push(samples[RUNS / 2]);
+        let text = run(&side.command);
         peaks.push(subprocess::testing::run_measured(&side.command).peak_rss);
         sizes.push(text.len());
         let json: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
@@ -83,7 +87,7 @@ fn main() {
         );
     }
     rows.push(row(
-        "generation time, median of 10",
+        "generation time, median of 20",
         &times,
         |d| format!("{:.1} ms", ms(*d)),
         |a, b| ms(*a) / ms(*b),
