@@ -42,11 +42,7 @@ endif
 # The demo kernels are data: demo-kernel/VERSION/ holds kernel.conf (its Debian package, the suite
 # it comes from, the libclang its bindgen needs), demo.config and patches/. KERNEL= picks one.
 KERNEL ?= 6.12
-# The suite's own variables are given on make's command line (`make test` gives them to the
-# makes it runs), which make would export: kept out of the environment of what the recipes run,
-# kbuild's included, for `make demo` and `make test`'s `make demo KERNEL=6.12` to run kbuild in
-# the same environment. A make run by a recipe still gets them, through MAKEFLAGS.
-unexport KERNEL KERNEL_TESTS CONFIG_FRAGMENT CELL_DIR
+# (The suite's own variables are not exported: see the end of this file.)
 DEMO_KERNELS := $(sort $(patsubst demo-kernel/%/kernel.conf,%,$(wildcard demo-kernel/*/kernel.conf)))
 DEMO_KERNEL := $(CURDIR)/demo-kernel/$(KERNEL)
 ifeq ($(filter $(KERNEL),$(DEMO_KERNELS)),)
@@ -437,3 +433,11 @@ docs-serve: docs ## Serve the documentation site on 127.0.0.1 (PORT=8000)
 
 clean-cache: ## Remove the kernel trees, logs and tools prefix in $(CACHE)
 	rm -rf $(CACHE)
+
+# The suite's own variables are given on make's command line (`make test` gives them to the
+# makes it runs), which make would export: kept out of the environment of what the recipes run,
+# kbuild's included, for `make demo` and `make test`'s `make demo KERNEL=6.12` to run kbuild in
+# the same environment. A make run by a recipe still gets them, through MAKEFLAGS. Last in the
+# file: `unexport` of a variable not yet defined defines it, empty, and a later `?=` then keeps
+# it empty.
+unexport KERNEL KERNEL_TESTS CONFIG_FRAGMENT CELL_DIR

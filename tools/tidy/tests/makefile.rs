@@ -41,6 +41,16 @@ fn an_llvm_in_the_environment_does_not_change_the_tree_tested() {
     assert!(stdout.contains("README_KERNEL= "), "{stdout}");
 }
 
+/// The suite's own variables keep their defaults though the Makefile does not export them
+/// (`unexport` of a variable not yet defined would define it, empty): a CI cell's folder.
+#[test]
+fn a_ci_cell_has_its_folder() {
+    let (stdout, _) = make_n(None, &["ci-cell", "KERNEL=6.12"]);
+    assert!(stdout.contains("mkdir -p ") && stdout.contains("/linux-6.12/cell "), "{stdout}");
+    let (stdout, _) = make_n(None, &["ci-cell", "KERNEL=6.12", "CELL_DIR=/tmp/cell"]);
+    assert!(stdout.contains("mkdir -p /tmp/cell "), "{stdout}");
+}
+
 /// `make demo` does not wait for the other rust-analyzers (6 to 8 minutes each to build) that
 /// only rust-project-gen's tests across versions and `make bench` run; those targets build them.
 #[test]
