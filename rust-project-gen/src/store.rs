@@ -49,15 +49,16 @@ const RECORD_EXTENSION: &str = "postcard";
 /// form.
 fn forget_old_trees(scans: &Path) {
     let Ok(entries) = std::fs::read_dir(scans) else { return };
-    for entry in entries.flatten() {
-        if entry.path().extension().is_some_and(|x| x == "json") {
-            let _ = std::fs::remove_file(entry.path());
-        }
-    }
-    let Ok(entries) = std::fs::read_dir(scans) else { return };
     let mut records: Vec<(SystemTime, PathBuf)> = entries
         .flatten()
-        .filter(|e| e.path().extension().is_some_and(|x| x == RECORD_EXTENSION))
+        .filter(|e| match e.path().extension() {
+            Some(x) if x == RECORD_EXTENSION => true,
+            Some(x) if x == "json" => {
+                let _ = std::fs::remove_file(e.path());
+                false
+            }
+            _ => false,
+        })
         .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
         .collect();
     records.sort_by(|a, b| b.cmp(a));

@@ -286,13 +286,6 @@ fn scan_dir(
     let unchanged = kept.is_some_and(|kept| {
         others.iter().all(|(_, stamp)| stamp.is_some()) && others_digest(&others) == *kept
     });
-    if unchanged && no_longer.is_empty() {
-        scan.unchanged += others.len();
-        record.others = kept.cloned();
-        record.rustc.sort_by(|a, b| a.name.cmp(&b.name));
-        record.cmds = cmds;
-        return (scan, record);
-    }
     if unchanged {
         scan.unchanged += others.len();
     } else {
@@ -301,9 +294,13 @@ fn scan_dir(
             read_cmd(&at(name), name, now, &mut scan, &mut record, &mut others);
         }
     }
-    others.append(&mut no_longer);
-    others.sort_by(|a, b| a.0.cmp(b.0));
-    record.others = others.iter().all(|(_, stamp)| stamp.is_some()).then(|| others_digest(&others));
+    record.others = if unchanged && no_longer.is_empty() {
+        kept.cloned()
+    } else {
+        others.append(&mut no_longer);
+        others.sort_by(|a, b| a.0.cmp(b.0));
+        others.iter().all(|(_, stamp)| stamp.is_some()).then(|| others_digest(&others))
+    };
     record.rustc.sort_by(|a, b| a.name.cmp(&b.name));
     record.cmds = cmds;
     (scan, record)
