@@ -7,6 +7,14 @@
 //! stamp moved, and the other `.cmd` files of a directory (C objects', nine in ten) when the
 //! stamp of one of them moved; the rest is taken from the record, as make and git trust
 //! unchanged times.
+//!
+//! The other `.cmd` files of a directory whose stamp did not move are not looked at: kbuild
+//! writes a `.cmd` file in place, but each rule that runs rustc or a C compiler first has it
+//! write a dependency file in the same directory, which it then removes (`cmd_and_fixdep` in
+//! srctree/scripts/Kbuild.include), and that moves the directory's stamp. The rules without
+//! one (`if_changed`) run no rustc, but for `make rusttest`'s host builds, which are no
+//! kernel crate. A rescan of an unchanged tree so stats its directories and its crates' `.cmd`
+//! files only (about 460 on the 6.12 demo tree, of 2,070).
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -254,52 +262,66 @@ fn scan_dir(
         At { top_fd, top, path: if rel.is_empty() { ".".to_owned() } else { rel.to_owned() } };
     let Ok(stamp) = dir.stat() else { return (scan, DirRecord::default()) };
     let stamp = stamp.settled_at(now);
-    let (subdirs, cmds) = match before {
-        Some(before) if stamp.is_some() && before.stamp == stamp => {
-            (before.subdirs.clone(), before.cmds.clone())
-        }
-        _ => list_dir(&top.join(rel)),
+    // The directory as the last scan left it: no entry added, removed or renamed in it since.
+    let unchanged_dir = before.filter(|before| stamp.is_some() && before.stamp == stamp);
+    let (subdirs, cmds) = match unchanged_dir {
+        Some(before) => (before.subdirs.clone(), before.cmds.clone()),
+        None => list_dir(&top.join(rel)),
     };
     let mut record =
         DirRecord { stamp, subdirs, cmds: Names::default(), rustc: Vec::new(), others: None };
     scan.cmd_files = cmds.iter().count();
-    // The other `.cmd` files with their stamps now, and the crates' that are no longer.
-    let mut others: Vec<(&str, Option<Stamp>)> = Vec::new();
+    // The crates' `.cmd` files whose stamps moved are read again; the crates' that are no
+    // longer go with the other `.cmd` files.
+    let mut others: Vec<&str> = Vec::new();
     let mut no_longer: Vec<(&str, Option<Stamp>)> = Vec::new();
     for name in cmds.iter() {
-        let file = at(name);
-        let now_stamp = file.stat().ok();
         let crate_before = before.and_then(|b| {
             b.rustc.binary_search_by(|c| c.name.as_str().cmp(name)).ok().map(|i| &b.rustc[i])
         });
-        match crate_before {
-            Some(kept) if kept.stamp.is_some() && kept.stamp == now_stamp => {
-                scan.unchanged += 1;
-                use_rustc_line(&file.path(), &kept.line, &mut scan);
-                record.rustc.push(kept.clone());
-            }
-            Some(_) => read_cmd(&file, name, now, &mut scan, &mut record, &mut no_longer),
-            None => others.push((name, now_stamp)),
+        let Some(kept) = crate_before else {
+            others.push(name);
+            continue;
+        };
+        let file = at(name);
+        if kept.stamp.is_some() && kept.stamp == file.stat().ok() {
+            scan.unchanged += 1;
+            use_rustc_line(&file.path(), &kept.line, &mut scan);
+            record.rustc.push(kept.clone());
+        } else {
+            read_cmd(&file, name, now, &mut scan, &mut record, &mut no_longer);
         }
     }
     let kept = before.and_then(|b| b.others.as_ref());
-    let unchanged = kept.is_some_and(|kept| {
-        others.iter().all(|(_, stamp)| stamp.is_some()) && others_digest(&others) == *kept
-    });
-    if unchanged {
+    // kbuild rewrites a `.cmd` file only beside a dependency file of the same folder that it
+    // makes and removes (`cmd_and_fixdep` in srctree/scripts/Kbuild.include), or under a rule
+    // with no rustc in it: in a folder unchanged since the last scan, no other `.cmd` file
+    // became a crate's, and none is looked at.
+    record.others = if unchanged_dir.is_some() && kept.is_some() && no_longer.is_empty() {
         scan.unchanged += others.len();
-    } else {
-        let names: Vec<&str> = others.drain(..).map(|(name, _)| name).collect();
-        for name in names {
-            read_cmd(&at(name), name, now, &mut scan, &mut record, &mut others);
-        }
-    }
-    record.others = if unchanged && no_longer.is_empty() {
         kept.cloned()
     } else {
-        others.append(&mut no_longer);
-        others.sort_by(|a, b| a.0.cmp(b.0));
-        others.iter().all(|(_, stamp)| stamp.is_some()).then(|| others_digest(&others))
+        // Otherwise the others' stamps tell whether one of them moved: then all are read.
+        let mut others: Vec<(&str, Option<Stamp>)> =
+            others.into_iter().map(|name| (name, at(name).stat().ok())).collect();
+        let unchanged = kept.is_some_and(|kept| {
+            others.iter().all(|(_, stamp)| stamp.is_some()) && others_digest(&others) == *kept
+        });
+        if unchanged {
+            scan.unchanged += others.len();
+        } else {
+            let names: Vec<&str> = others.drain(..).map(|(name, _)| name).collect();
+            for name in names {
+                read_cmd(&at(name), name, now, &mut scan, &mut record, &mut others);
+            }
+        }
+        if unchanged && no_longer.is_empty() {
+            kept.cloned()
+        } else {
+            others.append(&mut no_longer);
+            others.sort_by(|a, b| a.0.cmp(b.0));
+            others.iter().all(|(_, stamp)| stamp.is_some()).then(|| others_digest(&others))
+        }
     };
     record.rustc.sort_by(|a, b| a.name.cmp(&b.name));
     record.cmds = cmds;

@@ -126,6 +126,17 @@ fn an_unreadable_top_is_an_error() {
     assert!(scan_rust_builds(&dir.path().join("missing")).is_err());
 }
 
+/// Rewrites the `.cmd` file `cmd` with `text` as kbuild's `cmd_and_fixdep` does: the compiler
+/// writes a dependency file beside it, fixdep the `.cmd` file in place, and the dependency file
+/// is removed (srctree/scripts/Kbuild.include).
+fn kbuild_rewrites(cmd: &Path, text: &str) {
+    let name = cmd.file_name().unwrap().to_str().unwrap();
+    let depfile = cmd.with_file_name(name.replace(".cmd", ".d"));
+    std::fs::write(&depfile, "c.o: c.c\n").unwrap();
+    std::fs::write(cmd, text).unwrap();
+    std::fs::remove_file(&depfile).unwrap();
+}
+
 /// A time at which every file of a tree made now has settled.
 fn later() -> SystemTime {
     SystemTime::now() + freshness::SETTLED_AFTER + std::time::Duration::from_secs(1)
@@ -163,14 +174,18 @@ fn a_rescan_reads_only_what_was_written_since() {
     // it: that directory is listed again, and its crate's file is unchanged.
     assert_eq!(rescan.cmd_files - rescan.unchanged, 3);
 
-    // A C object's command rewritten in place: that directory's others are read again.
+    // A C object's command rewritten in place, its folder untouched: kbuild never does that,
+    // and it is not looked at.
     let c = built.path().join("d03/d13/.c.o.cmd");
-    std::fs::write(&c, "savedcmd_d03/d13/c.o := gcc -O2 -c d03/d13/c.c\n").unwrap();
+    std::fs::write(&c, "savedcmd_d03/d13/c.o := gcc -O3 -c d03/d13/c.c\n").unwrap();
+    let (rescan, record) = scan_with(built.path(), 2, Some(&record), later()).unwrap();
+    assert_eq!(rescan.unchanged, rescan.cmd_files);
+    // Rewritten as kbuild does: that directory's others are read again.
+    kbuild_rewrites(&c, "savedcmd_d03/d13/c.o := gcc -O2 -c d03/d13/c.c\n");
     let (rescan, record) = scan_with(built.path(), 2, Some(&record), later()).unwrap();
     assert_eq!(rescan.cmd_files - rescan.unchanged, 1);
     // Now a crate's: the saved command is read again, and it is one.
-    let rs = "savedcmd_d03/d13/c.o := rustc --crate-name c d03/d13/c.rs\n";
-    std::fs::write(&c, rs).unwrap();
+    kbuild_rewrites(&c, "savedcmd_d03/d13/c.o := rustc --crate-name c d03/d13/c.rs\n");
     let (rescan, record) = scan_with(built.path(), 2, Some(&record), later()).unwrap();
     assert_eq!(rescan.cmd_files - rescan.unchanged, 1);
     assert!(summary(&rescan).0.contains(&"d03/d13/c.o".to_owned()));
