@@ -138,9 +138,11 @@ pub fn find_rustc(command: &str) -> Result<Option<RustcInvocation>, RustcError> 
         let Some(program) = simple.words.first() else { continue };
         let name = program.rsplit('/').next().unwrap_or(program);
         if name == "rustc" || name == "clippy-driver" {
-            let mut invocation = parse_args(&simple.words[1..])?;
+            let mut words = simple.words;
+            let args = words.split_off(1);
+            let mut invocation = parse_args(&args)?;
             invocation.env = simple.env.into_iter().collect();
-            invocation.args = simple.words[1..].to_vec();
+            invocation.args = args;
             return Ok(Some(invocation));
         }
     }
@@ -190,32 +192,32 @@ fn parse_args(words: &[String]) -> Result<RustcInvocation, RustcError> {
         // `--opt=value`, `-Cvalue` / `-Zvalue`, or `--opt value`.
         let (opt, value) =
             if let Some((opt, value)) = word.split_once('=').filter(|_| word.starts_with("--")) {
-                (opt, value.to_owned())
+                (opt, value)
             } else if let Some((opt, value)) = word.split_at_checked(2)
                 && !word.starts_with("--")
                 && !value.is_empty()
             {
                 // Checked: the second character may be multi-byte (`-é`), an unknown option.
-                (opt, value.to_owned())
+                (opt, value)
             } else if WITH_VALUE.contains(&word.as_str()) {
                 let value = words.get(i).ok_or_else(|| RustcError::MissingValue(word.clone()))?;
                 i += 1;
-                (word.as_str(), value.clone())
+                (word.as_str(), value.as_str())
             } else {
-                (word.as_str(), String::new())
+                (word.as_str(), "")
             };
         match opt {
-            "--edition" => inv.edition = value,
-            "--crate-type" => inv.crate_type = value,
-            "--crate-name" => crate_name = Some(value),
-            "--cfg" => inv.cfgs.push(value),
+            "--edition" => inv.edition = value.to_owned(),
+            "--crate-type" => inv.crate_type = value.to_owned(),
+            "--crate-name" => crate_name = Some(value.to_owned()),
+            "--cfg" => inv.cfgs.push(value.to_owned()),
             "--extern" => {
-                let name = value.split_once('=').map_or(value.as_str(), |(name, _)| name);
+                let name = value.split_once('=').map_or(value, |(name, _)| name);
                 let name = name.rsplit(':').next().unwrap_or(name);
                 inv.externs.push(name.to_owned());
             }
-            "--target" => inv.target = Some(value),
-            "--cap-lints" => inv.cap_lints = Some(value),
+            "--target" => inv.target = Some(value.to_owned()),
+            "--cap-lints" => inv.cap_lints = Some(value.to_owned()),
             "--test" => inv.test = true,
             "--emit" => {
                 for part in value.split(',') {

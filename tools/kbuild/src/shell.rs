@@ -88,10 +88,12 @@ pub fn split_commands(line: &str) -> Result<Vec<SimpleCommand>, ShellError> {
             }
             c if c.is_whitespace() => finish_word(&mut word, &mut in_word, &mut quoted, &mut words),
             c => {
-                // The rest of a run of plain characters, at once.
+                // The rest of a run of plain ASCII characters, at once.
                 in_word = true;
+                let end = rest.bytes().position(|b| !b.is_ascii() || is_special(b.into()));
+                let end = end.unwrap_or(rest.len());
+                word.reserve(c.len_utf8() + end);
                 word.push(c);
-                let end = rest.find(is_special).unwrap_or(rest.len());
                 word.push_str(&rest[..end]);
                 rest = &rest[end..];
             }
@@ -111,16 +113,16 @@ fn is_special(c: char) -> bool {
 fn simple_command(words: Vec<(String, Option<usize>)>) -> SimpleCommand {
     let mut command = SimpleCommand::default();
     for (word, quoted) in words {
-        let assignment = command.words.is_empty()
-            && word
-                .split_once('=')
-                .is_some_and(|(name, _)| is_name(name) && quoted.is_none_or(|q| name.len() < q));
-        match word.split_once('=') {
-            Some((name, value)) if assignment => {
-                command.env.push((name.to_owned(), value.to_owned()))
-            }
-            _ => command.words.push(word),
+        // Assignments come before the program only.
+        if command.words.is_empty()
+            && let Some((name, value)) = word.split_once('=')
+            && is_name(name)
+            && quoted.is_none_or(|q| name.len() < q)
+        {
+            command.env.push((name.to_owned(), value.to_owned()));
+            continue;
         }
+        command.words.push(word);
     }
     command
 }
