@@ -149,21 +149,25 @@ pub fn cargo_home() -> Option<PathBuf> {
 
 /// Builds the crate graph for `trees`.
 ///
-/// The objtree's `.config` and `std`'s manifests are read on a thread of their own while the
-/// objtree is scanned (once it is known to be configured: no other folder is walked).
+/// The objtree's `.config` and `std`'s manifests are read on one other thread while the
+/// objtree is scanned (once it is known to be configured: no other folder is walked). One
+/// thread, not one each: a thread's start, its malloc arena and its end cost about what
+/// either read does.
 pub fn generate(trees: &Trees) -> Result<Output, GenerateError> {
     let srctree = Srctree::open(&trees.srctree)?;
     let configured = trees.objtree.join(".config").is_file();
     let store = trees.store.as_deref();
-    let (objtree, scan, (std_deps, notes)) = std::thread::scope(|s| {
-        let config = s.spawn(|| Objtree::open(&srctree, &trees.objtree));
-        let std_deps = s.spawn(|| match &trees.cargo_home {
-            Some(cargo_home) => find_std_deps(&trees.sysroot_src, cargo_home),
-            None => (Vec::new(), Vec::new()),
+    let (scan, (objtree, (std_deps, notes))) = std::thread::scope(|s| {
+        let beside = s.spawn(|| {
+            let objtree = Objtree::open(&srctree, &trees.objtree);
+            let std_deps = match &trees.cargo_home {
+                Some(cargo_home) => find_std_deps(&trees.sysroot_src, cargo_home),
+                None => (Vec::new(), Vec::new()),
+            };
+            (objtree, std_deps)
         });
         let scan = configured.then(|| store::scan(store, &trees.objtree));
-        let objtree = config.join().expect("reading .config does not panic");
-        (objtree, scan, std_deps.join().expect("reading std's manifests does not panic"))
+        (scan, beside.join().expect("reading .config and std's manifests does not panic"))
     });
     let objtree = objtree?;
     if !trees.sysroot_src.join("core/src/lib.rs").is_file() {
