@@ -11,7 +11,7 @@
 
 use std::path::PathBuf;
 
-use toml_edit::{DocumentMut, Item};
+use toml_edit::{Document, Item};
 
 /// The crates.io dependencies of `std` the file lists, by name.
 pub const STD_DEPS: &[&str] = &["hashbrown"];
@@ -40,8 +40,10 @@ pub enum StdDepError {
     NotLocked(String),
 }
 
-fn parse(text: &str) -> Result<DocumentMut, StdDepError> {
-    text.parse::<DocumentMut>().map_err(|e| StdDepError::Toml(e.message().to_owned()))
+/// The document, read only: a `DocumentMut` would first drop every span the parser kept (half
+/// the time, on std's manifest).
+fn parse(text: &str) -> Result<Document<&str>, StdDepError> {
+    Document::parse(text).map_err(|e| StdDepError::Toml(e.message().to_owned()))
 }
 
 /// The version of `name` that `library/Cargo.lock` pins.
