@@ -21,6 +21,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::SystemTime;
 
@@ -102,8 +103,9 @@ pub struct Scan {
 pub struct ScanRecord {
     /// The tree, as given to the scan.
     pub tree: PathBuf,
-    /// Each directory, by its path relative to the tree (`""` for the tree itself).
-    dirs: BTreeMap<String, DirRecord>,
+    /// Each directory, by its path relative to the tree (`""` for the tree itself). A rescan
+    /// shares the record of a directory where nothing changed with the last scan's.
+    dirs: BTreeMap<String, Arc<DirRecord>>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -250,9 +252,9 @@ fn parallel_map<T: Sync, R: Send>(
 fn scan_dir(
     (top_fd, top): (&OwnedFd, &Path),
     rel: &str,
-    before: Option<&DirRecord>,
+    before: Option<&Arc<DirRecord>>,
     now: SystemTime,
-) -> (Scan, DirRecord) {
+) -> (Scan, Arc<DirRecord>) {
     let mut scan = Scan::default();
     let at = |name: &str| {
         let mut path = String::with_capacity(rel.len() + 1 + name.len());
@@ -265,10 +267,25 @@ fn scan_dir(
     };
     let dir =
         At { top_fd, top, path: if rel.is_empty() { ".".to_owned() } else { rel.to_owned() } };
-    let Ok(stamp) = dir.stat() else { return (scan, DirRecord::default()) };
+    let Ok(stamp) = dir.stat() else { return (scan, Arc::default()) };
     let stamp = stamp.settled_at(now);
     // The directory as the last scan left it: no entry added, removed or renamed in it since.
     let unchanged_dir = before.filter(|before| stamp.is_some() && before.stamp == stamp);
+    // Its crates' `.cmd` files too: the record is the last scan's.
+    if let Some(before) = unchanged_dir
+        && before.others.is_some()
+        && before
+            .rustc
+            .iter()
+            .all(|kept| kept.stamp.is_some() && at(&kept.name).stat().ok() == kept.stamp)
+    {
+        scan.cmd_files = before.cmds.iter().count();
+        scan.unchanged = scan.cmd_files;
+        for kept in &before.rustc {
+            use_rustc_line(&at(&kept.name).path(), &kept.line, &mut scan);
+        }
+        return (scan, Arc::clone(before));
+    }
     let (subdirs, cmds) = match unchanged_dir {
         Some(before) => (before.subdirs.clone(), before.cmds.clone()),
         None => list_dir(&top.join(rel)),
@@ -330,7 +347,7 @@ fn scan_dir(
     };
     record.rustc.sort_by(|a, b| a.name.cmp(&b.name));
     record.cmds = cmds;
-    (scan, record)
+    (scan, Arc::new(record))
 }
 
 /// An entry of the tree `top` (open as `top_fd`), by its path relative to it.
