@@ -1,13 +1,38 @@
 //! `.config` files and config fragments: `CONFIG_FOO=y`, `# CONFIG_FOO is not set`.
 
-use std::collections::BTreeMap;
+use std::ops::Range;
 
 /// The options of a `.config` or of a fragment, by name without the `CONFIG_` prefix.
 ///
-/// Values are kept as written (`y`, `m`, `"string"`, `0x10`); "is not set" is `n`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Values are kept as written (`y`, `m`, `"string"`, `0x10`); "is not set" is `n`. The text
+/// is kept whole, and each option as where its name and value are in it: a `.config` of
+/// 1,700 options is read with two allocations, not two per option.
+#[derive(Clone, Default)]
 pub struct Config {
-    options: BTreeMap<String, String>,
+    /// The text the options were read from; for an overlay, the texts one after the other.
+    text: String,
+    /// Each option's name and value in `text`, sorted by name, the last one written of each.
+    options: Vec<(Range<usize>, Value)>,
+}
+
+#[derive(Clone, Debug)]
+enum Value {
+    In(Range<usize>),
+    NotSet,
+}
+
+impl PartialEq for Config {
+    fn eq(&self, other: &Config) -> bool {
+        self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for Config {}
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
 }
 
 /// A line that is neither an option, a comment nor blank.
@@ -41,7 +66,10 @@ fn is_option_name(name: &str) -> bool {
 impl Config {
     /// Parses `.config` or fragment text.
     pub fn parse(text: &str) -> Result<Config, ConfigError> {
-        let mut options = BTreeMap::new();
+        // Where a slice of `text` starts in it.
+        let at = |part: &str| part.as_ptr() as usize - text.as_ptr() as usize;
+        let span = |part: &str| at(part)..at(part) + part.len();
+        let mut options = Vec::new();
         for (i, raw) in text.lines().enumerate() {
             let line = raw.trim();
             let error = |message| ConfigError { line: i + 1, message, text: raw.to_owned() };
@@ -55,7 +83,7 @@ impl Config {
                     .and_then(|rest| rest.strip_suffix(" is not set"))
                     && is_option_name(name)
                 {
-                    options.insert(name.to_owned(), "n".to_owned());
+                    options.push((span(name), Value::NotSet));
                 }
                 continue;
             }
@@ -72,15 +100,34 @@ impl Config {
             if value.is_empty() {
                 return Err(error("missing value (use `# CONFIG_NAME is not set` to disable)"));
             }
-            options.insert(name.to_owned(), value.to_owned());
+            options.push((span(name), Value::In(span(value))));
         }
-        Ok(Config { options })
+        Ok(Config::of(text.to_owned(), options))
+    }
+
+    /// `options` in `text`, in the order written, sorted by name with the last of each name
+    /// kept.
+    fn of(text: String, mut options: Vec<(Range<usize>, Value)>) -> Config {
+        // By name, and of one name the last written (the furthest into the text) first; as
+        // bytes, which compare as the names do, without checking where characters start.
+        let name = |span: &Range<usize>| &text.as_bytes()[span.clone()];
+        options.sort_unstable_by(|(a, _), (b, _)| name(a).cmp(name(b)).then(b.start.cmp(&a.start)));
+        options.dedup_by(|(later, _), (first, _)| name(later) == name(first));
+        Config { text, options }
+    }
+
+    fn value(&self, value: &Value) -> &str {
+        match value {
+            Value::In(span) => &self.text[span.clone()],
+            Value::NotSet => "n",
+        }
     }
 
     /// The value of `name` (with or without the `CONFIG_` prefix), if present.
     pub fn get(&self, name: &str) -> Option<&str> {
         let name = name.strip_prefix("CONFIG_").unwrap_or(name);
-        self.options.get(name).map(String::as_str)
+        let i = self.options.binary_search_by(|(n, _)| self.text[n.clone()].cmp(name)).ok()?;
+        Some(self.value(&self.options[i].1))
     }
 
     /// Whether `name` is `y` or `m`.
@@ -90,15 +137,22 @@ impl Config {
 
     /// All options, sorted by name.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.options.iter().map(|(k, v)| (k.as_str(), v.as_str()))
+        self.options.iter().map(|(name, value)| (&self.text[name.clone()], self.value(value)))
     }
 
     /// This config with `later`'s options on top, as `merge_config.sh` merges fragments: an
     /// option set in both takes `later`'s value.
     pub fn overlaid(&self, later: &Config) -> Config {
-        let mut options = self.options.clone();
-        options.extend(later.options.iter().map(|(k, v)| (k.clone(), v.clone())));
-        Config { options }
+        let shift = |span: &Range<usize>| span.start + self.text.len()..span.end + self.text.len();
+        let later_options = later.options.iter().map(|(name, value)| {
+            let value = match value {
+                Value::In(span) => Value::In(shift(span)),
+                Value::NotSet => Value::NotSet,
+            };
+            (shift(name), value)
+        });
+        let options = self.options.iter().cloned().chain(later_options).collect();
+        Config::of(format!("{}{}", self.text, later.text), options)
     }
 
     /// The options of `fragment` that this config does not have as asked.
@@ -157,6 +211,18 @@ mod tests {
                 RUST=y
                 SAMPLE_RUST_MINIMAL=m
                 WERROR=n
+            "#]],
+        );
+    }
+
+    #[test]
+    fn an_option_written_twice_takes_its_last_value() {
+        check(
+            "CONFIG_B=y\nCONFIG_A=y\n# CONFIG_B is not set\nCONFIG_A=m\nCONFIG_AB=1\n",
+            expect![[r#"
+                A=m
+                AB=1
+                B=n
             "#]],
         );
     }
