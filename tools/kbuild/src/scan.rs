@@ -4,17 +4,18 @@
 //! A scan reads every directory and every `.cmd` file's first line. Given the [`ScanRecord`]
 //! of the last scan of the same tree, it reads again only what was written since: a directory
 //! whose [`Stamp`] moved (an entry added, removed or renamed in it), a crate's `.cmd` file whose
-//! stamp moved, and the other `.cmd` files of a directory (C objects', nine in ten) when the
-//! stamp of one of them moved; the rest is taken from the record, as make and git trust
-//! unchanged times.
+//! stamp moved, and, in a directory whose stamp moved, the other `.cmd` files (C objects', nine
+//! in ten) when the stamp of one of them moved; the rest is taken from the record, as make and
+//! git trust unchanged times.
 //!
 //! The other `.cmd` files of a directory whose stamp did not move are not looked at: kbuild
 //! writes a `.cmd` file in place, but each rule that runs rustc or a C compiler first has it
 //! write a dependency file in the same directory, which it then removes (`cmd_and_fixdep` in
 //! srctree/scripts/Kbuild.include), and that moves the directory's stamp. The rules without
-//! one (`if_changed`) run no rustc, but for `make rusttest`'s host builds, which are no
-//! kernel crate. A rescan of an unchanged tree so stats its directories and its crates' `.cmd`
-//! files only (about 460 on the 6.12 demo tree, of 2,070).
+//! one (`if_changed`) run no rustc but for `make rusttest`'s, whose targets are phony, with
+//! their `.cmd` files in the tree's top folder: there the others are always looked at. A
+//! rescan of an unchanged tree so stats its directories, its crates' `.cmd` files and the top
+//! folder's (about 490 on the 6.12 demo tree, of 2,070).
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -89,7 +90,7 @@ pub struct Scan {
     pub builds: Vec<RustBuild>,
     /// The `.cmd` files that could not be used; the scan goes on past them.
     pub problems: Vec<ScanProblem>,
-    /// How many `.cmd` files were looked at.
+    /// How many `.cmd` files the tree has.
     pub cmd_files: usize,
     /// How many of them were not read again: their first line was the last scan's.
     pub unchanged: usize,
@@ -169,7 +170,9 @@ pub fn rescan_rust_builds(
 ) -> std::io::Result<(Scan, ScanRecord)> {
     // A rescan stats each folder and each crate's `.cmd` file, a few hundred on a kernel tree:
     // threads started for each depth cost more than they share out (on the 6.12 demo tree,
-    // 1.4 ms on one thread against 2 to 3 ms on two). A first scan reads every `.cmd` file.
+    // 1.4 ms on one thread against 2 to 3 ms on two). One after a rebuild, which reads most
+    // files again, takes as long on one thread as on two while they are in the page cache
+    // (20 to 24 ms either way); a first scan, which may read them from the disk, shares out.
     let rescan = previous.is_some_and(|p| p.tree == tree);
     let threads =
         if rescan { 1 } else { std::thread::available_parallelism().map_or(1, |n| n.get()).min(8) };
@@ -248,7 +251,9 @@ fn parallel_map<T: Sync, R: Send>(
 /// The rustc invocations of the `.cmd` files in the directory `rel` of the tree (`top`, open
 /// as `top_fd`), and what it holds: its subdirectories (but `.git`) and `.cmd` files, from
 /// `before` when the directory's stamp is the same. A crate's `.cmd` file is read again when its
-/// stamp moved, the others all together when the hash of their stamps did.
+/// stamp moved; the others all together when the hash of their stamps moved, which is looked
+/// at only in a directory whose stamp moved, in the top folder, or when a crate's file is no
+/// longer one (see the module's documentation).
 fn scan_dir(
     (top_fd, top): (&OwnedFd, &Path),
     rel: &str,
@@ -271,9 +276,13 @@ fn scan_dir(
     let stamp = stamp.settled_at(now);
     // The directory as the last scan left it: no entry added, removed or renamed in it since.
     let unchanged_dir = before.filter(|before| stamp.is_some() && before.stamp == stamp);
+    // Then none of its other `.cmd` files became a crate's, but in the top folder, where
+    // `make rusttest` rewrites its phony targets' with no dependency file.
+    let others_kept =
+        unchanged_dir.filter(|_| !rel.is_empty()).and_then(|before| before.others.as_ref());
     // Its crates' `.cmd` files too: the record is the last scan's.
     if let Some(before) = unchanged_dir
-        && before.others.is_some()
+        && others_kept.is_some()
         && before
             .rustc
             .iter()
@@ -315,11 +324,7 @@ fn scan_dir(
         }
     }
     let kept = before.and_then(|b| b.others.as_ref());
-    // kbuild rewrites a `.cmd` file only beside a dependency file of the same folder that it
-    // makes and removes (`cmd_and_fixdep` in srctree/scripts/Kbuild.include), or under a rule
-    // with no rustc in it: in a folder unchanged since the last scan, no other `.cmd` file
-    // became a crate's, and none is looked at.
-    record.others = if unchanged_dir.is_some() && kept.is_some() && no_longer.is_empty() {
+    record.others = if others_kept.is_some() && no_longer.is_empty() {
         scan.unchanged += others.len();
         kept.cloned()
     } else {

@@ -130,11 +130,32 @@ fn an_unreadable_top_is_an_error() {
 /// writes a dependency file beside it, fixdep the `.cmd` file in place, and the dependency file
 /// is removed (srctree/scripts/Kbuild.include).
 fn kbuild_rewrites(cmd: &Path, text: &str) {
+    clock_ticks();
     let name = cmd.file_name().unwrap().to_str().unwrap();
     let depfile = cmd.with_file_name(name.replace(".cmd", ".d"));
     std::fs::write(&depfile, "c.o: c.c\n").unwrap();
     std::fs::write(cmd, text).unwrap();
     std::fs::remove_file(&depfile).unwrap();
+}
+
+/// Waits until the file system's clock has moved on (it counts in ticks of a few milliseconds),
+/// so that what is written next has a later time than anything written before, as it has once
+/// a stamp has settled.
+fn clock_ticks() {
+    let dir = tempfile::tempdir().unwrap();
+    let time = |name: &str| {
+        std::fs::write(dir.path().join(name), "").unwrap();
+        std::fs::metadata(dir.path().join(name)).unwrap().modified().unwrap()
+    };
+    let before = time("before");
+    while time("after") == before {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
+
+/// A scan of `tree` from scratch, and its record.
+fn fresh(tree: &Path) -> (Scan, ScanRecord) {
+    scan_with(tree, 2, None, later()).unwrap()
 }
 
 /// A time at which every file of a tree made now has settled.
@@ -147,9 +168,17 @@ fn a_rescan_reads_only_what_was_written_since() {
     let built = tree();
     let (first, record) = scan_with(built.path(), 2, None, later()).unwrap();
     assert_eq!(first.unchanged, 0);
-    let (again, record) = scan_with(built.path(), 2, Some(&record), later()).unwrap();
+    let (again, again_record) = scan_with(built.path(), 2, Some(&record), later()).unwrap();
     assert_eq!(summary(&again), summary(&first));
     assert_eq!(again.unchanged, again.cmd_files, "nothing was read again");
+    // Every folder's record is the last scan's own, but the top folder's, which is always
+    // looked at again.
+    assert!(record.dirs.keys().eq(again_record.dirs.keys()));
+    let mut shared = record.dirs.iter().zip(again_record.dirs.values());
+    assert!(shared.all(|((rel, a), b)| rel.is_empty() != Arc::ptr_eq(a, b)));
+    assert_eq!(record, again_record);
+    let record = again_record;
+    clock_ticks();
 
     // A crate's command rewritten in place to a C compiler's, the same size, its modification
     // time set back: the change time tells.
@@ -164,8 +193,10 @@ fn a_rescan_reads_only_what_was_written_since() {
     std::fs::remove_dir_all(built.path().join("d02/d12")).unwrap();
 
     let (rescan, record) = scan_with(built.path(), 2, Some(&record), later()).unwrap();
-    let fresh = scan_with(built.path(), 2, None, later()).unwrap().0;
-    assert_eq!(summary(&rescan), summary(&fresh));
+    assert_eq!(
+        (summary(&rescan), &record),
+        (summary(&fresh(built.path()).0), &fresh(built.path()).1)
+    );
     let targets = summary(&rescan).0;
     assert!(!targets.contains(&"d00/d10/m.o".to_owned()));
     assert!(targets.contains(&"d01/d11/d21/n.o".to_owned()));
@@ -173,6 +204,40 @@ fn a_rescan_reads_only_what_was_written_since() {
     // Read again: the rewritten file, and the new one's directory's other `.cmd` files, with
     // it: that directory is listed again, and its crate's file is unchanged.
     assert_eq!(rescan.cmd_files - rescan.unchanged, 3);
+
+    // A crate's command rewritten in place, still a crate's, its folder untouched: only it is
+    // read again.
+    let cmd = built.path().join("d01/d10/.m.o.cmd");
+    let text = std::fs::read_to_string(&cmd).unwrap();
+    std::fs::write(&cmd, text.replacen("rustc ", "rustc --edition=2021 ", 1)).unwrap();
+    let (rescan, record) = scan_with(built.path(), 2, Some(&record), later()).unwrap();
+    assert_eq!(rescan.cmd_files - rescan.unchanged, 1);
+    assert_eq!(
+        (summary(&rescan), &record),
+        (summary(&fresh(built.path()).0), &fresh(built.path()).1)
+    );
+    let edition = |scan: &Scan| {
+        let build = scan.builds.iter().find(|b| b.target == "d01/d10/m.o").unwrap();
+        build.invocation.edition.clone()
+    };
+    assert_eq!(edition(&rescan), "2021");
+
+    // In the top folder, where `make rusttest` saves its phony targets' commands, a `.cmd` file
+    // rewritten in place with the folder untouched is looked at: a rustdoc command that turned
+    // into a rustc one.
+    let rusttest = built.path().join(".rusttest-macros.cmd");
+    std::fs::write(&rusttest, "savedcmd_rusttest-macros := rustdoc --test rust/macros/lib.rs\n")
+        .unwrap();
+    let (_, record) = scan_with(built.path(), 2, Some(&record), later()).unwrap();
+    clock_ticks();
+    let rustc = "savedcmd_rusttest-macros := rustc --test --crate-name macros rust/macros/lib.rs\n";
+    std::fs::write(&rusttest, rustc).unwrap();
+    let (rescan, record) = scan_with(built.path(), 2, Some(&record), later()).unwrap();
+    assert!(summary(&rescan).0.contains(&"rusttest-macros".to_owned()));
+    assert_eq!(
+        (summary(&rescan), &record),
+        (summary(&fresh(built.path()).0), &fresh(built.path()).1)
+    );
 
     // A C object's command rewritten in place, its folder untouched: kbuild never does that,
     // and it is not looked at.
@@ -189,7 +254,10 @@ fn a_rescan_reads_only_what_was_written_since() {
     let (rescan, record) = scan_with(built.path(), 2, Some(&record), later()).unwrap();
     assert_eq!(rescan.cmd_files - rescan.unchanged, 1);
     assert!(summary(&rescan).0.contains(&"d03/d13/c.o".to_owned()));
-    assert_eq!(summary(&rescan), summary(&scan_with(built.path(), 2, None, later()).unwrap().0));
+    assert_eq!(
+        (summary(&rescan), &record),
+        (summary(&fresh(built.path()).0), &fresh(built.path()).1)
+    );
     let (again, record) = scan_with(built.path(), 2, Some(&record), later()).unwrap();
     assert_eq!(again.unchanged, again.cmd_files, "nothing was read again");
 
