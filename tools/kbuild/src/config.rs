@@ -112,7 +112,7 @@ impl Config {
         // bytes, which compare as the names do, without checking where characters start.
         let name = |span: &Range<usize>| &text.as_bytes()[span.clone()];
         options.sort_unstable_by(|(a, _), (b, _)| name(a).cmp(name(b)).then(b.start.cmp(&a.start)));
-        options.dedup_by(|(later, _), (first, _)| name(later) == name(first));
+        options.dedup_by(|(next, _), (kept, _)| name(next) == name(kept));
         Config { text, options }
     }
 
@@ -197,6 +197,17 @@ mod tests {
             SCHEDSTATS=y
         "#]]
         .assert_eq(&text);
+        // A later "is not set", and a name the later fragment writes twice.
+        let off = Config::parse("# CONFIG_RUST is not set\nCONFIG_NET=m\nCONFIG_NET=y\n").unwrap();
+        let merged = merged.overlaid(&off);
+        assert_eq!(merged.get("CONFIG_RUST"), Some("n"));
+        assert_eq!(merged.get("NET"), Some("y"));
+        assert_eq!(merged.get("CONFIG_SCHEDSTATS"), Some("y"));
+        assert_eq!(merged.get("MISSING"), None);
+        // The same options read from other texts are the same config.
+        let written = "CONFIG_NET=y\n# CONFIG_RUST is not set\nCONFIG_SCHEDSTATS=y\n";
+        assert_eq!(merged, Config::parse(written).unwrap());
+        assert_ne!(merged, demo);
     }
 
     #[test]

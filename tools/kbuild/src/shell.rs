@@ -180,6 +180,14 @@ mod tests {
                 env=[] words=["é-ü"]
             "#]],
         );
+        // A blank that is not ASCII ends a word too, as it did in a run of plain characters.
+        check(
+            "a\u{a0}b c\u{2003}d;e",
+            expect![[r#"
+                env=[] words=["a", "b", "c", "d"]
+                env=[] words=["e"]
+            "#]],
+        );
         check(
             "cmd ;objcopy a",
             expect![[r#"
