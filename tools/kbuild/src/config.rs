@@ -6,7 +6,7 @@ use std::ops::Range;
 ///
 /// Values are kept as written (`y`, `m`, `"string"`, `0x10`); "is not set" is `n`. The text
 /// is kept whole, and each option as where its name and value are in it: a `.config` of
-/// 1,700 options is read with two allocations, not two per option.
+/// 1,700 options is read with a few allocations, not two per option.
 #[derive(Clone, Default)]
 pub struct Config {
     /// The text the options were read from; for an overlay, the texts one after the other.
