@@ -41,8 +41,7 @@ fn upstream_command(src: &Path, obj: &Path) -> Command {
 /// failed opens for ours, more for Python's; 0.2 to 0.6 ms of ours).
 fn users_library_path(cmd: Command, sysroot: &Path) -> Command {
     let Some(path) = std::env::var_os("LD_LIBRARY_PATH") else { return cmd };
-    let exe = std::env::current_exe().expect("the running executable's path");
-    let target = exe.ancestors().nth(3).expect("target/PROFILE/deps/EXE").to_owned();
+    let target = subprocess::testing::target_dir();
     let toolchains =
         std::env::var_os("RUSTUP_HOME").map(|home| PathBuf::from(home).join("toolchains"));
     let cargos = |dir: &Path| {

@@ -42,8 +42,11 @@ pub fn scan(store: Option<&Path>, tree: &Path) -> std::io::Result<Scan> {
 
 /// The scan records' file extension: they are postcard, a compact binary form of serde's data
 /// model, read at every run (a tenth of the time JSON took on the demo trees, 433 folders and
-/// 1634 `.cmd` files). JSON records of earlier versions are removed as old trees.
-const RECORD_EXTENSION: &str = "postcard";
+/// 1634 `.cmd` files); form 2 keeps a folder's hash of its C objects' stamps as a number.
+const RECORD_EXTENSION: &str = "postcard2";
+
+/// The extensions of the records of earlier versions, removed as old trees.
+const OLD_EXTENSIONS: &[&str] = &["json", "postcard"];
 
 /// Removes the records of `scans` beyond the [`KEPT_TREES`] written last, and those of another
 /// form.
@@ -51,9 +54,9 @@ fn forget_old_trees(scans: &Path) {
     let Ok(entries) = std::fs::read_dir(scans) else { return };
     let mut records: Vec<(SystemTime, PathBuf)> = entries
         .flatten()
-        .filter(|e| match e.path().extension() {
-            Some(x) if x == RECORD_EXTENSION => true,
-            Some(x) if x == "json" => {
+        .filter(|e| match e.path().extension().and_then(|x| x.to_str()) {
+            Some(RECORD_EXTENSION) => true,
+            Some(x) if OLD_EXTENSIONS.contains(&x) => {
                 let _ = std::fs::remove_file(e.path());
                 false
             }

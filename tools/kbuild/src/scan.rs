@@ -119,7 +119,7 @@ struct DirRecord {
     rustc: Vec<CmdRecord>,
     /// A hash of the others' names and stamps ([`others_digest`]); `None` when one of them had
     /// no stamp.
-    others: Option<String>,
+    others: Option<u64>,
 }
 
 /// A directory's entries' names, sorted, each ended by a newline: one string to keep and to
@@ -168,14 +168,7 @@ pub fn rescan_rust_builds(
     tree: &Path,
     previous: Option<&ScanRecord>,
 ) -> std::io::Result<(Scan, ScanRecord)> {
-    // A rescan stats each folder and each crate's `.cmd` file, a few hundred on a kernel tree:
-    // threads started for each depth cost more than they share out (on the 6.12 demo tree,
-    // 1.4 ms on one thread against 2 to 3 ms on two). One after a rebuild, which reads most
-    // files again, takes as long on one thread as on two while they are in the page cache
-    // (20 to 24 ms either way); a first scan, which may read them from the disk, shares out.
-    let rescan = previous.is_some_and(|p| p.tree == tree);
-    let threads =
-        if rescan { 1 } else { std::thread::available_parallelism().map_or(1, |n| n.get()).min(8) };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
     scan_with(tree, threads, previous, SystemTime::now())
 }
 
@@ -190,6 +183,12 @@ fn scan_with(
     // Every entry is looked at relative to the top: one path lookup per folder below it.
     let top = open_dir(tree)?;
     let previous = previous.filter(|p| p.tree == tree);
+    // A rescan stats each folder and each crate's `.cmd` file, a few hundred on a kernel tree:
+    // threads started for each depth cost more than they share out (on the 6.12 demo tree,
+    // 1.4 ms on one thread against 2 to 3 ms on two). One after a rebuild, which reads most
+    // files again, takes as long on one thread as on two while they are in the page cache
+    // (20 to 24 ms either way); a first scan, which may read them from the disk, shares out.
+    let threads = if previous.is_some() { 1 } else { threads };
     let mut scan = Scan::default();
     let mut record = ScanRecord { tree: tree.to_owned(), dirs: BTreeMap::new() };
     let mut level = vec![String::new()];
@@ -278,32 +277,19 @@ fn scan_dir(
     let unchanged_dir = before.filter(|before| stamp.is_some() && before.stamp == stamp);
     // Then none of its other `.cmd` files became a crate's, but in the top folder, where
     // `make rusttest` rewrites its phony targets' with no dependency file.
-    let others_kept =
-        unchanged_dir.filter(|_| !rel.is_empty()).and_then(|before| before.others.as_ref());
-    // Its crates' `.cmd` files too: the record is the last scan's.
-    if let Some(before) = unchanged_dir
-        && others_kept.is_some()
-        && before
-            .rustc
-            .iter()
-            .all(|kept| kept.stamp.is_some() && at(&kept.name).stat().ok() == kept.stamp)
-    {
-        scan.cmd_files = before.cmds.iter().count();
-        scan.unchanged = scan.cmd_files;
-        for kept in &before.rustc {
-            use_rustc_line(&at(&kept.name).path(), &kept.line, &mut scan);
-        }
-        return (scan, Arc::clone(before));
-    }
+    let others_trusted = unchanged_dir.is_some() && !rel.is_empty();
+    let listed;
     let (subdirs, cmds) = match unchanged_dir {
-        Some(before) => (before.subdirs.clone(), before.cmds.clone()),
-        None => list_dir(&top.join(rel)),
+        Some(before) => (&before.subdirs, &before.cmds),
+        None => {
+            listed = list_dir(&top.join(rel));
+            (&listed.0, &listed.1)
+        }
     };
-    let mut record =
-        DirRecord { stamp, subdirs, cmds: Names::default(), rustc: Vec::new(), others: None };
     scan.cmd_files = cmds.iter().count();
     // The crates' `.cmd` files whose stamps moved are read again; the crates' that are no
     // longer go with the other `.cmd` files.
+    let mut rustc = Vec::new();
     let mut others: Vec<&str> = Vec::new();
     let mut no_longer: Vec<(&str, Option<Stamp>)> = Vec::new();
     for name in cmds.iter() {
@@ -318,15 +304,15 @@ fn scan_dir(
         if kept.stamp.is_some() && kept.stamp == file.stat().ok() {
             scan.unchanged += 1;
             use_rustc_line(&file.path(), &kept.line, &mut scan);
-            record.rustc.push(kept.clone());
+            rustc.push(kept.clone());
         } else {
-            read_cmd(&file, name, now, &mut scan, &mut record, &mut no_longer);
+            read_cmd(&file, name, now, &mut scan, &mut rustc, &mut no_longer);
         }
     }
     let kept = before.and_then(|b| b.others.as_ref());
-    record.others = if others_kept.is_some() && no_longer.is_empty() {
+    let others = if others_trusted && kept.is_some() && no_longer.is_empty() {
         scan.unchanged += others.len();
-        kept.cloned()
+        kept.copied()
     } else {
         // Otherwise the others' stamps tell whether one of them moved: then all are read.
         let mut others: Vec<(&str, Option<Stamp>)> =
@@ -339,20 +325,27 @@ fn scan_dir(
         } else {
             let names: Vec<&str> = others.drain(..).map(|(name, _)| name).collect();
             for name in names {
-                read_cmd(&at(name), name, now, &mut scan, &mut record, &mut others);
+                read_cmd(&at(name), name, now, &mut scan, &mut rustc, &mut others);
             }
         }
         if unchanged && no_longer.is_empty() {
-            kept.cloned()
+            kept.copied()
         } else {
             others.append(&mut no_longer);
             others.sort_by(|a, b| a.0.cmp(b.0));
             others.iter().all(|(_, stamp)| stamp.is_some()).then(|| others_digest(&others))
         }
     };
-    record.rustc.sort_by(|a, b| a.name.cmp(&b.name));
-    record.cmds = cmds;
-    (scan, Arc::new(record))
+    rustc.sort_by(|a, b| a.name.cmp(&b.name));
+    // Where nothing changed, the record is the last scan's own.
+    if let Some(before) = unchanged_dir
+        && before.rustc == rustc
+        && before.others == others
+    {
+        return (scan, Arc::clone(before));
+    }
+    let (subdirs, cmds) = (subdirs.clone(), cmds.clone());
+    (scan, Arc::new(DirRecord { stamp, subdirs, cmds, rustc, others }))
 }
 
 /// An entry of the tree `top` (open as `top_fd`), by its path relative to it.
@@ -380,20 +373,20 @@ impl At<'_> {
     }
 }
 
-/// Reads the `.cmd` file `file`, named `name`: a crate's goes in `record`, any other in
+/// Reads the `.cmd` file `file`, named `name`: a crate's goes in `rustc`, any other in
 /// `others`, one that cannot be read is a problem.
 fn read_cmd<'a>(
     file: &At<'_>,
     name: &'a str,
     now: SystemTime,
     scan: &mut Scan,
-    record: &mut DirRecord,
+    rustc: &mut Vec<CmdRecord>,
     others: &mut Vec<(&'a str, Option<Stamp>)>,
 ) {
     match read_first_line(file, now) {
         Ok((stamp, line)) if is_rustc_line(&line) => {
             use_rustc_line(&file.path(), &line, scan);
-            record.rustc.push(CmdRecord { name: name.to_owned(), stamp, line });
+            rustc.push(CmdRecord { name: name.to_owned(), stamp, line });
         }
         Ok((stamp, _)) => others.push((name, stamp)),
         Err(e) => {
@@ -407,11 +400,11 @@ fn read_cmd<'a>(
 /// A hash of `.cmd` files' names and stamps, in order: SipHash, quick to take of a thousand
 /// stamps, which only this program's next runs compare (another build of it that hashes
 /// otherwise reads the files again).
-fn others_digest(others: &[(&str, Option<Stamp>)]) -> String {
+fn others_digest(others: &[(&str, Option<Stamp>)]) -> u64 {
     use std::hash::{DefaultHasher, Hash, Hasher};
     let mut hasher = DefaultHasher::new();
     others.hash(&mut hasher);
-    format!("{:016x}", hasher.finish())
+    hasher.finish()
 }
 
 /// `dir`, opened to look at what is below it ([`At`]).

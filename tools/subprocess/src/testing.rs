@@ -18,6 +18,12 @@ use nix::unistd::Pid;
 
 use crate::{Command, Output, describe_status, format_dropped, kill_group};
 
+/// The cargo target folder of the running test or bench (`target/PROFILE/deps/EXE`).
+pub fn target_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("the running executable's path");
+    exe.ancestors().nth(3).expect("target/PROFILE/deps/EXE").to_owned()
+}
+
 /// The binary `name` as users run it: the `tools` profile's build that `make tools` makes
 /// (`target/tools/`), not the one `cargo bench` builds for the benchmark itself, so that a
 /// benchmark times what users run. Found from the running executable (`target/release/deps/...`),
@@ -27,9 +33,7 @@ use crate::{Command, Output, describe_status, format_dropped, kill_group};
 ///
 /// When the binary is missing, saying what builds it.
 pub fn user_binary(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().expect("the running executable's path");
-    let target = exe.ancestors().nth(3).expect("target/PROFILE/deps/EXE");
-    let binary = target.join("tools").join(name);
+    let binary = target_dir().join("tools").join(name);
     assert!(
         binary.is_file(),
         "{} is missing: `make bench` builds it (make tools)",
